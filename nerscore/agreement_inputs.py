@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from .errors import InvalidInputError, is_collection, shown
-from .forms.inputs import SPANS, TAGS, as_list, first_value, lengths, read_spans, rows_of, value_form
+from .forms.inputs import SPANS, TAGS, as_list, first_value, read_spans, rows_of, value_form
+from .grouping import lengths
 
 
 @dataclass(frozen=True)

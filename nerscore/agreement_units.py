@@ -21,9 +21,9 @@ from .agreement_inputs import Annotator
 from .decoding import ROLE_FLAGS, decode_roles
 from .errors import InvalidInputError, shown
 from .forms.grounding import Haystack, ground_references
-from .forms.inputs import IDS, SPANS, lengths, read_spans, read_strings, rows_of
+from .forms.inputs import IDS, SPANS, read_spans, read_strings, rows_of
 from .forms.span_arrays import span_values
-from .grouping import place_in_groups, ranges, run_starts
+from .grouping import group_bounds, lengths, owners, place_in_groups, ranges, run_starts
 from .options import Options
 from .schemes import TagTable
 from .span import Span
@@ -95,9 +95,9 @@ def span_labels(
     positions = [np.zeros(len(length), np.int64), length] + [p for e in read for p in (e.start, e.end)]
     sentence_of, position_of = np.concatenate(sentences), np.concatenate(positions)
     if total <= _DENSE_UNITS * len(position_of):
-        offsets = np.r_[0, np.cumsum(length)]
+        offsets = group_bounds(length)
         keys, width = offsets[sentence_of] + position_of, 0
-        index, sentence, weight = keys, np.repeat(np.arange(len(length)), length), None
+        index, sentence, weight = keys, owners(length), None
         units, real = total + 1, np.r_[np.ones(total, dtype=bool), False]
     else:
         width = int(length.max(initial=0)) + 1
@@ -277,9 +277,9 @@ def tag_labels(coded: CodedTags, annotators: Sequence[Annotator], options: Optio
     """Tags and ids: every kept token's label per annotator, the type of the entity decoded over it
     (docs/scoring.md §2; entities of one annotator's tags never overlap, so a label is one type or "O")."""
     sentences = len(coded.length)
-    sentence = np.repeat(np.arange(sentences), coded.length)[coded.kept]
+    sentence = owners(coded.length)[coded.kept]
     length = np.bincount(sentence, minlength=sentences).astype(np.int64)
-    offsets = np.r_[0, np.cumsum(length)]
+    offsets = group_bounds(length)
     units = len(sentence)
     wanted = np.ones(len(coded.type_names), dtype=bool)
     if options.labels is not None:
@@ -358,7 +358,7 @@ def _entity_columns(
     labels = None if options.labels is None else set(options.labels)
     values = span_values(rows) if form == SPANS else None
     if values is not None:
-        sentence = np.repeat(np.arange(len(values.counts)), values.counts)
+        sentence = owners(values.counts)
         columns = _EntityColumns(sentence, values.start, values.end, values.type_id, values.type_names)
     else:
         if form == SPANS:
@@ -375,7 +375,7 @@ def _entity_columns(
             counts = [sum(len(span.pieces()) for span in found) for found in spans]
             flat = [Span(start, end, span.entity_type) for span in flat for start, end in span.pieces()]
         columns = _EntityColumns(
-            np.repeat(np.arange(len(spans)), counts).astype(np.int64),
+            owners(counts),
             np.fromiter((span.start for span in flat), dtype=np.int64, count=len(flat)),
             np.fromiter((span.end for span in flat), dtype=np.int64, count=len(flat)),
             np.fromiter((number[span.entity_type] for span in flat), dtype=np.int64, count=len(flat)),

@@ -15,12 +15,12 @@ import numpy as np
 
 from .error_table import error_rows
 from .errors import InvalidInputError, shown
-from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, lengths, rows_of
+from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
 from .forms.registry import FORMS, holds_values
 from .forms.string_batches import StringSpans, entity_dicts, refuse_past_text
-from .grouping import place_in_groups
+from .grouping import lengths, place_in_groups
 from .options import Options
 from .result_scores import OUTSIDE_TYPE, check_tally, entity_rows, scores_of
 from .schemes import OUTSIDE

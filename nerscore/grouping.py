@@ -87,14 +87,33 @@ def lexsorted(*columns: np.ndarray) -> np.ndarray:
     return np.lexsort(columns[::-1])
 
 
+def owners(counts: Sequence[int] | np.ndarray, dtype: Any = np.int64) -> np.ndarray:
+    """Each member's group, of groups of `counts` members laid end to end: k repeated counts[k] times."""
+    return np.repeat(np.arange(len(counts), dtype=dtype), counts)
+
+
 def ranges(first: np.ndarray, count: np.ndarray, dtype: Any = np.int64) -> tuple[np.ndarray, np.ndarray]:
     """The ranges first[k], first[k] + 1, ..., first[k] + count[k] - 1 laid end to end (none where count[k] <= 0),
     as two arrays of `dtype`: each value's k, and the value."""
     count = np.maximum(count, 0)
-    owner = np.repeat(np.arange(len(count), dtype=dtype), count)
+    owner = owners(count, dtype)
     value = np.arange(len(owner), dtype=dtype)
     value += np.repeat((np.asarray(first) - (np.cumsum(count) - count)).astype(dtype), count)
     return owner, value
+
+
+def lengths(values: Sequence[Any] | np.ndarray) -> np.ndarray:
+    """Each value's length (int64): a batch's sentences', a column's texts', entities' fragments', each group's
+    members'; a 2-D array's rows are its width, read off its shape."""
+    if isinstance(values, np.ndarray) and values.ndim > 1:
+        return np.full(values.shape[0], values.shape[1], dtype=np.int64)
+    return np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+
+
+def group_bounds(counts: np.ndarray) -> np.ndarray:
+    """Where each group of `counts` members begins, its members laid end to end, and the total last (int64): group
+    k is [bounds[k], bounds[k + 1])."""
+    return np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
 
 
 def place_in_groups(lengths: np.ndarray, position: int) -> tuple[int, int]:

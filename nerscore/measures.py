@@ -25,6 +25,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -33,6 +34,14 @@ from .options import Options
 
 # Below this, an integer and every product of the F terms is a float64 exactly (its 53-bit significand).
 EXACT_FLOATS = 1 << 53
+
+
+def possible_actual(correct: Any, incorrect: Any, partial: Any, missed: Any, spurious: Any) -> tuple[Any, Any]:
+    """POS and ACT, the totals of R and P (docs/scoring.md §4): COR + INC + PAR + MIS, the reference entities, and
+    COR + INC + PAR + SPU, the predicted ones; of counts or arrays of them alike (of np.eye(5)'s rows: each count's
+    share of them, as matrices take it)."""
+    matched = correct + incorrect + partial
+    return matched + missed, matched + spurious
 
 
 @dataclass(frozen=True)

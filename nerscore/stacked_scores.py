@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .measures import EXACT_FLOATS, Rule
+from .grouping import lengths, owners
+from .measures import EXACT_FLOATS, Rule, possible_actual
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing.rules import SCENARIO_INDEX
 from .tally import CellColumns, CellTable, Tally
@@ -110,12 +111,11 @@ class StackedScores:
         macro_precision, macro_recall, macro_f = self.means
         tallies = len(self.counts)
         found = []
-        for index, (correct, incorrect, partial, missed, spurious) in enumerate(self.counts[position]):
+        for index, counts in enumerate(self.counts[position]):
             at, mean_at = position * len(self.counts[position]) + index, index * tallies + position
             found.append(
                 [
-                    *(precision[at], recall[at], f[at], correct, incorrect, partial, missed, spurious),
-                    *(correct + incorrect + partial + missed, correct + incorrect + partial + spurious),
+                    *(precision[at], recall[at], f[at], *counts, *possible_actual(*counts)),
                     *(macro_precision[mean_at], macro_recall[mean_at], macro_f[mean_at]),
                 ]
             )
@@ -192,8 +192,7 @@ class _Stack:
             )
             scenario = np.fromiter(map(SCENARIO_INDEX.__getitem__, scenarios), np.int64, size)
             parts.append((scenario, *side_ids, np.fromiter(cells.values(), np.int64, size)))
-        lengths = np.fromiter((len(part[0]) for part in parts), np.int64, len(parts))
-        tally = np.repeat(np.arange(len(tallies)), lengths)
+        tally = owners(lengths([part[0] for part in parts]))
         empty = np.zeros(0, dtype=np.int64)
         scenario, reference, predicted, number = (np.concatenate([empty, *column]) for column in zip(*parts))
         # CellColumns.of's bound, with room for a float sum's rounding: every count then stays exact.
@@ -247,25 +246,41 @@ def _totals(counts: np.ndarray, schemes: Sequence[str], options: Options, tallie
 
         place = list(schemes).index("partial")
         # The partial scheme's counts of each tally, as Python integers in object arrays: exact whatever their size.
-        correct, incorrect, partial, missed, spurious = counts[:, place].T.astype(object)
-        n: Any
-        d: Any
+        scheme_counts = counts[:, place].T.astype(object)
+        possible, actual = possible_actual(*scheme_counts)
+        shares = None
         if options.partial_credit == OVERLAP:
             shares = [sum((tally.credit or {}).values(), Fraction(0)) for tally in tallies]
-            n = np.array([share.numerator for share in shares], dtype=object)
-            d = np.array([share.denominator for share in shares], dtype=object)
-        else:
-            share = Fraction(options.partial_credit)
-            n, d = share.numerator * partial, share.denominator
+        correct, partial = scheme_counts[0], scheme_counts[2]
         terms = [term.astype(object) for term in terms]
-        terms[0][:, place] = terms[2][:, place] = d * correct + n
-        terms[1][:, place] = d * (correct + incorrect + partial + spurious)
-        terms[3][:, place] = d * (correct + incorrect + partial + missed)
+        terms[0][:, place], terms[1][:, place] = _exact_credit(correct, partial, actual, options, shares)
+        terms[2][:, place], terms[3][:, place] = _exact_credit(correct, partial, possible, options, shares)
     return [term.reshape(-1) for term in terms]
 
 
+def _exact_credit(
+    correct: np.ndarray, partial: np.ndarray, total: np.ndarray, options: Options, shares: list[Fraction] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """COR + c·PAR over `total` in d-ths, exact (Python integers in object arrays): (d·COR + n, d·total) with n / d
+    the partial credit c times PAR (docs/scoring.md §10: a credit other than a half), or with "overlap" each row's
+    summed shares `shares` (`_totals`' of each tally, `type_credits`' of each type on one side)."""
+    from fractions import Fraction
+
+    n: Any
+    d: Any
+    if shares is None:
+        credit = Fraction(options.partial_credit)
+        n, d = credit.numerator * partial, credit.denominator
+    else:
+        n = np.array([share.numerator for share in shares] or [0], dtype=object)[: len(shares)]
+        d = np.array([share.denominator for share in shares] or [1], dtype=object)[: len(shares)]
+    return d * correct + n, d * total
+
+
 # `_totals`' (2·COR + PAR, 2·ACT, 2·COR + PAR, 2·POS) of each (COR, INC, PAR, MIS, SPU) row, as one product.
-_HALF_TOTALS = np.array([[2, 2, 2, 2], [0, 2, 0, 2], [1, 2, 1, 2], [0, 0, 0, 2], [0, 2, 0, 0]], dtype=np.int64)
+_POSSIBLE, _ACTUAL = possible_actual(*np.eye(5, dtype=np.int64))
+_HALF_CREDIT = np.array([2, 0, 1, 0, 0], dtype=np.int64)
+_HALF_TOTALS = np.column_stack([_HALF_CREDIT, 2 * _ACTUAL, _HALF_CREDIT, 2 * _POSSIBLE])
 
 
 def type_terms(
@@ -276,9 +291,8 @@ def type_terms(
     """What `Rule.exact` takes of every type from `CellColumns.totals_by_type`: (precision credit, ACT, recall
     credit, POS) in halves (COR + PAR / 2), then POS and ACT. `credits`: another partial credit's (recall credit,
     recall total, precision credit, precision total) (`type_credits`)."""
-    correct, incorrect, partial, missed = reference_side[:, :4].T
-    possible = correct + incorrect + partial + missed
-    actual = prediction_side[:, 0] + prediction_side[:, 1] + prediction_side[:, 2] + prediction_side[:, 4]
+    correct, _, partial, _, _ = reference_side.T
+    possible, actual = possible_actual(*reference_side.T)[0], possible_actual(*prediction_side.T)[1]
     if credits is None:
         recall_credit, recall_total = 2 * correct + partial, 2 * possible
         precision_credit, precision_total = 2 * prediction_side[:, 0] + prediction_side[:, 2], 2 * actual
@@ -300,14 +314,13 @@ def type_credits(
     exact whatever their size."""
     from fractions import Fraction
 
-    correct_r, partial_r = reference_side[:, 0].astype(object), reference_side[:, 2].astype(object)
-    possible = reference_side[:, :4].sum(axis=1).astype(object)
-    correct_p, partial_p = prediction_side[:, 0].astype(object), prediction_side[:, 2].astype(object)
-    actual = (prediction_side.sum(axis=1) - prediction_side[:, 3]).astype(object)
+    # Each side's COR, PAR and total (POS of the references, ACT of the predictions) as Python integers.
+    sides = [
+        (side[:, 0].astype(object), side[:, 2].astype(object), possible_actual(*side.T)[at].astype(object))
+        for at, side in enumerate((reference_side, prediction_side))
+    ]
     if options.partial_credit != OVERLAP:
-        c = Fraction(options.partial_credit)
-        n, d = c.numerator, c.denominator
-        return d * correct_r + n * partial_r, d * possible, d * correct_p + n * partial_p, d * actual
+        return (*_exact_credit(*sides[0], options), *_exact_credit(*sides[1], options))
     assert tally is not None  # (the overlap credit is a tally's own)
     index = {entity_type: position for position, entity_type in enumerate(columns.entity_types)}
     shares: list[list[Fraction]] = [[Fraction(0)] * columns.types, [Fraction(0)] * columns.types]
@@ -315,12 +328,7 @@ def type_credits(
         for side, entity_type in ((0, reference_type), (1, predicted_type)):
             if entity_type in index:
                 shares[side][index[entity_type]] += share
-    arrays = []
-    for (correct, total), side_shares in zip(((correct_r, possible), (correct_p, actual)), shares):
-        numerators = np.array([share.numerator for share in side_shares] or [0], dtype=object)[: columns.types]
-        denominators = np.array([share.denominator for share in side_shares] or [1], dtype=object)[: columns.types]
-        arrays += [denominators * correct + numerators, denominators * total]
-    return arrays[0], arrays[1], arrays[2], arrays[3]
+    return (*_exact_credit(*sides[0], options, shares[0]), *_exact_credit(*sides[1], options, shares[1]))
 
 
 def _positions(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 import numpy as np
 
 from .error_table import CodedCounts, ErrorKey, added_errors
-from .measures import EXACT_FLOATS
+from .measures import EXACT_FLOATS, possible_actual
 from .options import EVALUATION_SCHEMES
 from .pairing.rules import SCENARIO_INDEX, SCENARIOS, scenario_of
 from .span import Span
@@ -83,11 +83,11 @@ class Counts:
 
     @property
     def possible(self) -> int:
-        return self.correct + self.incorrect + self.partial + self.missed
+        return possible_actual(self.correct, self.incorrect, self.partial, self.missed, self.spurious)[0]
 
     @property
     def actual(self) -> int:
-        return self.correct + self.incorrect + self.partial + self.spurious
+        return possible_actual(self.correct, self.incorrect, self.partial, self.missed, self.spurious)[1]
 
 
 @dataclass(frozen=True)

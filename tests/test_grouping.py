@@ -14,10 +14,13 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from nerscore.grouping import (
+    group_bounds,
     joined_runs,
     key_counts,
+    lengths,
     lexsorted,
     merged_runs,
+    owners,
     place_in_groups,
     ranges,
     run_bounds,
@@ -177,3 +180,50 @@ def test_a_place_in_groups_is_that_of_the_position_laid_end_to_end(lengths: list
     position = data.draw(st.integers(0, sum(lengths) - 1))
     flat = [(group, place) for group, length in enumerate(lengths) for place in range(length)]
     assert place_in_groups(np.array(lengths, dtype=np.int64), position) == flat[position]
+
+
+# Each sentence's length (`grouping.lengths`, also each text's characters, as the entities past their text and the
+# annotators' units are measured): of lists, of texts, of a padded 2-D array (its width).
+LENGTHS = {
+    "rows": ([["B-X", "O"], [], ("O",)], [2, 0, 1]),
+    "texts": (["Ann met", "", "Bo"], [7, 0, 2]),
+    "padded-ids": (np.zeros((3, 4), np.int64), [4, 4, 4]),
+    "no-sentence": ([], []),
+    "ragged-object-array": (np.array([["B-X", "O"], ["O"]], dtype=object), [2, 1]),
+}
+
+
+@pytest.mark.parametrize(("batch", "expected"), LENGTHS.values(), ids=LENGTHS.keys())
+def test_the_lengths_of_a_batch(batch: Any, expected: list[int]) -> None:
+    measured = lengths(batch)
+    assert measured.tolist() == expected and measured.dtype == np.int64
+
+
+# Each group's bounds laid end to end (`grouping.group_bounds`): where each begins, the total last, int64 whatever
+# the counts' type (a mask's running count, as the ids' kept tags).
+GROUP_BOUNDS = {
+    "groups": (np.array([2, 0, 3], np.int64), [0, 2, 2, 5]),
+    "no-group": (np.zeros(0, np.int64), [0]),
+    "a-mask": (np.array([True, False, True]), [0, 1, 1, 2]),
+}
+
+
+@pytest.mark.parametrize(("counts", "expected"), GROUP_BOUNDS.values(), ids=GROUP_BOUNDS.keys())
+def test_group_bounds(counts: np.ndarray, expected: list[int]) -> None:
+    bounds = group_bounds(counts)
+    assert bounds.tolist() == expected and bounds.dtype == np.int64
+
+
+# Each member's group (`grouping.owners`): k repeated counts[k] times, in the dtype asked (the token -> sentence
+# table of the tag path is int32).
+OWNERS = {
+    "groups": ([2, 0, 3], np.int64, [0, 0, 2, 2, 2]),
+    "no-group": ([], np.int64, []),
+    "int32": (np.array([1, 2]), np.int32, [0, 1, 1]),
+}
+
+
+@pytest.mark.parametrize(("counts", "dtype", "expected"), OWNERS.values(), ids=OWNERS.keys())
+def test_owners(counts: Any, dtype: Any, expected: list[int]) -> None:
+    owner = owners(counts, dtype)
+    assert owner.tolist() == expected and owner.dtype == dtype

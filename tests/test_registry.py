@@ -267,22 +267,6 @@ def test_a_dict_without_a_type_is_refused_in_one_message(read: Any, entity: dict
     assert str(raised.value) == f"found {entity!r}, {NO_TYPE}{hint}"
 
 
-# Each sentence's length (`inputs.lengths`, also each text's characters, as the entities past their text and the
-# annotators' units are measured): of lists, of texts, of a padded 2-D array (its width).
-LENGTHS = {
-    "rows": ([["B-X", "O"], [], ("O",)], [2, 0, 1]),
-    "texts": (["Ann met", "", "Bo"], [7, 0, 2]),
-    "padded-ids": (np.zeros((3, 4), np.int64), [4, 4, 4]),
-    "no-sentence": ([], []),
-}
-
-
-@pytest.mark.parametrize(("batch", "expected"), LENGTHS.values(), ids=LENGTHS.keys())
-def test_the_lengths_of_a_batch(batch: Any, expected: list[int]) -> None:
-    measured = inputs.lengths(batch)
-    assert measured.tolist() == expected and measured.dtype == np.int64
-
-
 # An entity whose type is no non-empty string, read as a span, as fragments or as a string entity: one message
 # (`inputs._checked_type`); fragments say where the type is looked for.
 PER_OR_WHERE = "expected a non-empty string such as 'PER'"

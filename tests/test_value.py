@@ -680,11 +680,11 @@ def test_the_issues_false_alarm_of_1e308_gives_finite_intervals() -> None:
 def unfolded_value_pair(references, predictions, table, min_overlap):
     """The value pairing as it was solved before issue 31 (item 6): every copy its own entity, every component by
     the pure-Python flow (`rules.smallest_best` on `value_digits`), the independent reading of the large paths."""
-    from nerscore.pairing import rules
+    from nerscore.pairing import overlaps, rules
     from nerscore.pairing.value import value_digits
 
-    sorted_r = sorted(references, key=rules.span_key)
-    sorted_p = sorted(predictions, key=rules.span_key)
+    sorted_r = sorted(references, key=overlaps.span_key)
+    sorted_p = sorted(predictions, key=overlaps.span_key)
     edges = rules.overlap_edges(sorted_r, sorted_p, min_overlap)
     pairs = []
     for component in rules.components(edges, len(sorted_r), len(sorted_p)):

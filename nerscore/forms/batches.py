@@ -10,11 +10,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError, shown
+from ..grouping import lengths
 from ..option_checks import is_id
 from ..options import Options
 from ..schemes import ONE_STRING, TagTable, tags_in_one
 from ..span import LOGITS_HINT, looks_like_scores
-from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, first_located, lengths, refuse_entity_row, rows_of
+from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, first_located, refuse_entity_row, rows_of
 
 
 def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:

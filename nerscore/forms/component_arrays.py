@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError, located
-from ..grouping import ranges, run_bounds, run_starts
+from ..grouping import group_bounds, ranges, run_bounds, run_starts
 from ..pairing import rules as pairing
 from ..pairing.dense import dense_sentences
 from ..pairing.overlaps import FLOOR
-from ..pairing.rules import SCENARIOS, best_flow
+from ..pairing.rules import Scenario, best_flow
 from ..pairing.staircase import staircase_pairs, started_within
 from ..pairing.value_arrays import folded, pair_rows, unfolded
 from ..span import Span
@@ -37,8 +37,6 @@ from .tag_arrays import FlatSpans, PairColumns
 # which finds its overlaps by a sweep: all pairs of a sentence are tried here, which is cheap for a few dozen
 # entities and quadratic in them.
 _PAIRS_PER_SENTENCE = 1 << 12
-
-_I = SCENARIOS.index("I")
 
 
 def nested_rows(
@@ -136,7 +134,7 @@ def _same_entities(references: _Classes, predictions: _Classes) -> PairColumns:
     predictions.count[j] -= count
     types = np.repeat(references.type_id[i], count)
     starts, ends = np.repeat(references.start[i], count), np.repeat(references.end[i], count)
-    return np.full(len(types), _I, dtype=np.int64), types, types, starts, ends, starts, ends
+    return np.full(len(types), Scenario.I, dtype=np.int64), types, types, starts, ends, starts, ends
 
 
 def _paired_classes(
@@ -366,7 +364,7 @@ def sentences_apart(
     extent = high - low  # 0 <= low <= high < 2**63: never wraps
     if extent.max(initial=0) >= limit:
         return None
-    shift = np.concatenate(([0], np.cumsum(extent)))
+    shift = group_bounds(extent)
     # Each extent below `limit` <= 2**62: the sums pass `limit` before any could wrap past 2**63.
     if shift.max() >= limit:
         return None

@@ -19,18 +19,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..grouping import ranges, run_bounds, run_starts
+from ..grouping import owners, ranges, run_bounds, run_starts
 from ..options import Options
 from ..pairing import rules as pairing
-from ..pairing.rules import SCENARIOS
+from ..pairing.rules import Scenario, scenario_codes
 from ..span import Span
 from ..table.pairs import Pairs, fragment_column
 from . import fragment_large
 from .component_arrays import check_pairs_fit, edge_components, flows_by_component, sentences_apart, sentences_of
 from .fragment_large import FragmentClasses
 from .fragment_reading import FragmentValues, shared_types
-
-_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
 # Positions of a batch stay below this once its sentences are moved one after another (as span_arrays' chunks).
 _POSITION_LIMIT = 1 << 62
@@ -54,7 +52,7 @@ def fragment_pairs(
     )
     sides = []
     for read, type_id in zip((read_r, read_p), ids):
-        sentence = np.repeat(np.arange(len(read.counts)), read.counts)
+        sentence = owners(read.counts)
         keep = np.ones(len(type_id), dtype=bool) if listed is None else listed[type_id]
         sides.append((sentence, type_id, read.pieces, read.start, read.end, keep))
     classes_r, classes_p, twins = _folded(sides[0], sides[1])
@@ -327,7 +325,7 @@ def _table(
     paired = amount > 0
     i, j, amount, units = i[paired], j[paired], amount[paired], units[paired]
     same_bounds = (units == units_r[i]) & (units == units_p[j])
-    scenario = np.where(same_bounds, _IV, np.where(references.type_id[i] == predictions.type_id[j], _V, _VI))
+    scenario = scenario_codes(same_bounds, references.type_id[i] == predictions.type_id[j])
     left_r = references.count - np.bincount(i, weights=amount, minlength=len(references.first)).astype(np.int64)
     left_p = predictions.count - np.bincount(j, weights=amount, minlength=len(predictions.first)).astype(np.int64)
     none_r = np.arange(len(references.first))
@@ -338,10 +336,10 @@ def _table(
     row_p = np.concatenate((row_p, np.full(int(left_r.sum()), -1, np.int64), np.repeat(none_p, left_p)))
     kinds = np.concatenate(
         (
-            np.full(int(twin_count.sum()), _I, np.int64),
+            np.full(int(twin_count.sum()), Scenario.I, np.int64),
             np.repeat(scenario, amount),
-            np.full(int(left_r.sum()), _III, np.int64),
-            np.full(int(left_p.sum()), _II, np.int64),
+            np.full(int(left_r.sum()), Scenario.III, np.int64),
+            np.full(int(left_p.sum()), Scenario.II, np.int64),
         )
     )
     sentence = np.zeros(len(kinds), np.int64)

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import located
+from ..grouping import group_bounds
 from ..pairing.dense import dense_pairs
 from ..pairing.dense_matrix import Cells
 from ..pairing.overlaps import overlap_kept
@@ -74,7 +75,7 @@ class FragmentClasses:
 def units_of(first: np.ndarray, pieces: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
     """Each entity's number of units, of entities each a run of `pieces` fragments of `start` and `end` from
     `first`: its fragments' lengths added up (they are apart, docs/scoring.md §12)."""
-    total = np.concatenate(([0], np.cumsum(end - start)))
+    total = group_bounds(end - start)
     return total[first + pieces] - total[first]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..decoding import kept_types
+from ..grouping import group_bounds, lengths, owners
 from ..span import merged_fragments
 from .inputs import TYPE_KEYS
 
@@ -100,8 +101,8 @@ def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.n
     except (TypeError, IndexError):  # a tuple, None (a span beside), an empty list: the general reading
         firsts = None
     if firsts is not None:
-        lengths = np.fromiter(map(len, held), dtype=np.int64, count=len(held))
-        one = bool((lengths == 1).all())
+        counts = lengths(held)
+        one = bool((counts == 1).all())
         pieces = firsts if one else list(chain.from_iterable(held))
         try:
             pairs = set(map(len, pieces)) == {2}
@@ -119,7 +120,7 @@ def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.n
             start, end = bounds
             if one:
                 return (start, end, None) if _extents_agree(entities, None, start, end) else None
-            return _sorted_columns(entities, None, start, end, lengths)
+            return _sorted_columns(entities, None, start, end, counts)
     if not any(map(operator.is_not, held, repeat(None))):  # (not `count`: an array among them compares elementwise)
         return STORED_SPANS
     return _general_columns(entities, held)
@@ -163,7 +164,7 @@ def marshalled_fragments(held: list) -> tuple[np.ndarray, np.ndarray, np.ndarray
         one = bool((entities["size"] == 1).all()) and _containers(entities["code"])
     if not one:
         try:
-            pieces = np.fromiter(map(len, held), dtype=np.int64, count=count)
+            pieces = lengths(held)
         except TypeError:  # (a number, which marshal wrote)
             return None
         total = int(pieces.sum())
@@ -222,13 +223,13 @@ def _general_columns(entities: list[dict], held: list) -> tuple[np.ndarray, np.n
     read = marshalled_fragments(given)  # (lists or tuples of pairs of ints below 2**31: most)
     if read is not None:
         bounds: tuple[np.ndarray, np.ndarray] | None = read[:2]
-        lengths = np.ones(len(given), dtype=np.int64) if read[2] is None else read[2]
+        counts = np.ones(len(given), dtype=np.int64) if read[2] is None else read[2]
     else:
         if set(map(type, given)) - {list, tuple}:
             return None
-        lengths = np.fromiter(map(len, given), dtype=np.int64, count=len(given))
+        counts = lengths(given)
         pieces_given = list(chain.from_iterable(given))
-        if set(map(type, pieces_given)) - {list, tuple} or set(map(len, pieces_given)) - {2} or not lengths.all():
+        if set(map(type, pieces_given)) - {list, tuple} or set(map(len, pieces_given)) - {2} or not counts.all():
             return None
         bounds = item_bounds(pieces_given, (0, 1))
     plain_entities = list(compress(entities, plain.tolist()))
@@ -239,8 +240,8 @@ def _general_columns(entities: list[dict], held: list) -> tuple[np.ndarray, np.n
     if plain_bounds is None or bounds is None:
         return None
     pieces = np.ones(len(entities), dtype=np.int64)
-    pieces[~plain] = lengths
-    owner = np.repeat(np.arange(len(entities)), pieces)
+    pieces[~plain] = counts
+    owner = owners(pieces)
     from_plain = plain[owner]
     start, end = np.empty(len(owner), np.int64), np.empty(len(owner), np.int64)
     start[from_plain], end[from_plain] = plain_bounds
@@ -253,11 +254,11 @@ def _sorted_columns(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The fragments of every entity (`pieces` each, in runs) sorted and merged, checked against the extents
     given beside them."""
-    owner = np.repeat(np.arange(len(entities)), pieces)
+    owner = owners(pieces)
     unsorted = (owner[1:] == owner[:-1]) & (start[1:] <= end[:-1])
     if unsorted.any():
         start, end, pieces, owner = _merged(start, end, pieces.copy(), owner, np.unique(owner[1:][unsorted]))
-    offsets = np.concatenate(([0], np.cumsum(pieces)))
+    offsets = group_bounds(pieces)
     if not _extents_agree(entities, plain, start[offsets[:-1]], end[offsets[1:] - 1]):
         return None
     return start, end, pieces
@@ -268,7 +269,7 @@ def _merged(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The fragments with those of `entities` (whose fragments are out of order, touch or overlap) sorted and
     merged (`span.merged_fragments`, docs/scoring.md §12), each such entity in Python: they are few."""
-    offsets = np.concatenate(([0], np.cumsum(pieces)))
+    offsets = group_bounds(pieces)
     keep = np.ones(len(start), dtype=bool)
     added_start: list[int] = []
     added_end: list[int] = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numbers
 import operator
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, TypeVar
@@ -275,13 +275,6 @@ def as_list(values: Any, side: str) -> Batch:
 def rows_of(batch: Batch) -> list:
     """A batch as a list of rows (the form evaluate stores and the readable path reads)."""
     return batch.tolist() if isinstance(batch, np.ndarray) else batch
-
-
-def lengths(batch: Sequence[Any] | np.ndarray) -> np.ndarray:
-    """The length of each sentence of a batch (or each value of a column: each text's characters)."""
-    if isinstance(batch, np.ndarray):
-        return np.full(batch.shape[0], batch.shape[1], dtype=np.int64)
-    return np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
 
 
 _SPAN_FORMS = (

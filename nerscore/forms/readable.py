@@ -15,6 +15,7 @@ import numpy as np
 
 from ..decoding import decode_tags, tag_table
 from ..errors import InvalidInputError, located, shown
+from ..grouping import lengths
 from ..option_checks import HIPE
 from ..options import Options, check_span_options
 from ..pairing.greedy import pair_greedy
@@ -85,9 +86,8 @@ def tag_rows_and_facts(
     predicted_spans = _decode_side(predictions, "predictions", options.mode, table)
     reference_spans = _decode_side(references, "references", options.mode, table)
     rows = pair_sentences(reference_spans, predicted_spans, options.min_overlap, options.pairing)
-    lengths = np.array([len(tags) for tags in references], dtype=np.int64)
     equal = np.array([sum(map(operator.eq, p, r)) for p, r in zip(predictions, references)], dtype=np.int64)
-    return rows, SentenceFacts(len(lengths), lengths, equal)
+    return rows, SentenceFacts(len(references), lengths(references), equal)
 
 
 def value_partners(rows: list[Row], options: Options) -> list[Span | None]:

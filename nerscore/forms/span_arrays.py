@@ -21,6 +21,7 @@ from typing import cast
 import numpy as np
 
 from ..errors import InvalidInputError
+from ..grouping import group_bounds, lengths, owners
 from ..options import Options
 from ..span import Span
 from ..table import reducers
@@ -103,7 +104,7 @@ def span_pairs(
     if isinstance(read_r, FragmentValues) or isinstance(read_p, FragmentValues):
         # Discontinuous entities (docs/scoring.md §12): their sentences as fragments, the others as spans.
         sides = [_as_fragments(read) for read in (read_r, read_p)]
-        sentence_r, sentence_p = (np.repeat(np.arange(len(side.counts)), side.counts) for side in sides)
+        sentence_r, sentence_p = (owners(side.counts) for side in sides)
         held = np.zeros(len(sides[0].counts), dtype=bool)
         held[sentence_r[sides[0].pieces > 1]] = True
         held[sentence_p[sides[1].pieces > 1]] = True
@@ -127,8 +128,8 @@ def span_pairs(
     if listed is not None:
         columns_r, columns_p = (_keep_types(columns, listed[columns.type_id]) for columns in (columns_r, columns_p))
 
-    offsets_r = np.concatenate(([0], np.cumsum(columns_r.counts)))
-    offsets_p = np.concatenate(([0], np.cumsum(columns_p.counts)))
+    offsets_r = group_bounds(columns_r.counts)
+    offsets_p = group_bounds(columns_p.counts)
     parts: list[Pairs] = []
     for first, last in pairwise(chunk_bounds(offsets_r + offsets_p, _CHUNK_ENTITIES)):
         if first == last:
@@ -185,7 +186,7 @@ def _span_lists(columns: SpanValues) -> list[list[Span]]:
     """One side's columns as each sentence's list of `Span`s, for the readable path."""
     values = zip(columns.start.tolist(), columns.end.tolist(), columns.type_id.tolist())
     spans = [Span(start, end, columns.type_names[type_id]) for start, end, type_id in values]
-    bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
+    bounds = group_bounds(columns.counts).tolist()
     return [spans[a:b] for a, b in pairwise(bounds)]
 
 
@@ -195,7 +196,7 @@ def entity_ends(batch: list[list]) -> tuple[np.ndarray, np.ndarray] | None:
     it cannot read them. For a batch already counted, hence valid: the ends alone are read where every entity
     gives one (a pass of `itemgetter`, not the whole reading again, which cost `labels` with `texts` half as
     much again as the count itself)."""
-    counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
+    counts = lengths(batch)
     entities = list(chain.from_iterable(batch))
     kinds = set(map(type, entities))
     try:
@@ -237,11 +238,11 @@ def _side_values(batch: list[list] | SpanValues) -> SpanValues | FragmentValues 
     together) and are read at once."""
     if isinstance(batch, SpanValues):
         return batch
-    counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
+    counts = lengths(batch)
     first_entity = next(chain.from_iterable(batch), None)
     if type(first_entity) is not dict or "fragments" not in first_entity:
         return _block_values(batch, counts, set())
-    bounds = chunk_bounds(np.concatenate(([0], np.cumsum(counts))), _BLOCK_ENTITIES)
+    bounds = chunk_bounds(group_bounds(counts), _BLOCK_ENTITIES)
     parts: list[SpanValues | FragmentValues] = []
     kinds: set[type] = set()
     for first, last in pairwise(bounds):
@@ -350,7 +351,7 @@ def _as_fragments(read: SpanValues | FragmentValues) -> FragmentValues:
 
 
 def _keep_types(columns: SpanValues, keep: np.ndarray) -> SpanValues:
-    sentence = np.repeat(np.arange(len(columns.counts)), columns.counts)
+    sentence = owners(columns.counts)
     counts = np.bincount(sentence[keep], minlength=len(columns.counts))
     return SpanValues(columns.start[keep], columns.end[keep], columns.type_id[keep], columns.type_names, counts)
 
@@ -401,8 +402,7 @@ def _moved(
     (start, end) order with their sentences; None where the positions would not stay below `_POSITION_LIMIT`
     (the readable path then counts the chunk)."""
     size = len(references.counts)
-    sentence_r = np.repeat(np.arange(size), references.counts)
-    sentence_p = np.repeat(np.arange(size), predictions.counts)
+    sentence_r, sentence_p = owners(references.counts), owners(predictions.counts)
     apart = sentences_apart(
         size,
         [(sentence_r, references.start, references.end), (sentence_p, predictions.start, predictions.end)],

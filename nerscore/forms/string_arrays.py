@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import run_bounds
+from ..grouping import group_bounds, lengths, owners, run_bounds
 from .grounding import Haystack, every_position, ground_references, needle_of
 from .inputs import StringColumns
 
@@ -92,11 +92,11 @@ def batch_without_choice(
     # Each sentence's first position in the texts laid end to end: a found string's place in the batch. A text
     # found at one place of one sentence with one length is one text, so (place, length) names a sentence's text
     # without hashing strings.
-    origin = np.concatenate(([0], np.cumsum(np.fromiter(map(len, searched), dtype=np.int64, count=size))))
+    origin = group_bounds(lengths(searched))
     sides = []
     for strings in (strings_r, strings_p):
-        counts = np.fromiter(map(len, strings.sentences), dtype=np.int64, count=size)
-        sentence = np.repeat(np.arange(size), counts)
+        counts = lengths(strings.sentences)
+        sentence = owners(counts)
         types, given = strings.types, strings.texts
         needles = given
         if normalize:
@@ -108,7 +108,7 @@ def batch_without_choice(
                 needles = [normalized.get(text) or normalized.setdefault(text, needle_of(text, True)) for text in given]
         within = list(chain.from_iterable(map(repeat, searched, counts.tolist())))
         first = np.fromiter(map(str.find, within, needles), dtype=np.int64, count=len(types))
-        length = np.fromiter(map(len, needles), dtype=np.int64, count=len(types))
+        length = lengths(needles)
         separate[sentence[length == 0]] = True  # empty once normalised: the error is located one by one
         kept = np.ones(len(types), dtype=bool)
         if keep is not None:
@@ -141,7 +141,7 @@ def batch_without_choice(
     is_prediction = np.concatenate((np.zeros(len(place_r), dtype=bool), np.ones(int(found_p.sum()), dtype=bool)))
     by_key = np.lexsort((is_prediction, key_type, key_length, key_place))  # twins first, by place of listing
     bounds = run_bounds(key_place[by_key], key_length[by_key], key_type[by_key])
-    key = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))  # of each entry in by_key's order
+    key = owners(np.diff(bounds))  # of each entry in by_key's order
     twins = np.bincount(key[~is_prediction[by_key]], minlength=key[-1] + 1 if len(key) else 0)
     predicted = np.bincount(key[is_prediction[by_key]], minlength=len(twins))
     key_of = np.empty(len(by_key), dtype=np.int64)

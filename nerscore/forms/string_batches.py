@@ -20,6 +20,7 @@ import numpy as np
 
 from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
+from ..grouping import owners
 from ..option_checks import EVALUATION_SCHEMES, HIPE
 from ..options import Options
 from ..result_scores import entity_rows
@@ -277,7 +278,7 @@ def _placed(ungrounded: Sequence[Sequence[tuple[str, str]]], texts: Sequence[str
 def _with_placed(values: SpanValues, placed: dict[int, list[SpanTriple]]) -> SpanValues:
     """`values` with the spans of `placed` (by sentence) added to their sentences."""
     names = {name: number for number, name in enumerate(values.type_names)}
-    sentence = np.repeat(np.arange(len(values.counts)), values.counts)
+    sentence = owners(values.counts)
     given = (sentence, values.start, values.end, values.type_id)
     return joined_values(len(values), [given, triples_as_columns(placed, names)], names)
 

@@ -22,8 +22,9 @@ import numpy as np
 
 from ..decoding import ROLE_FLAGS, decode_roles, tag_table
 from ..errors import InvalidInputError
+from ..grouping import group_bounds, lengths, owners
 from ..options import Options
-from ..pairing.rules import SCENARIO_INDEX, SCENARIOS, overlap_kept, pair_overlapping, scenario_of
+from ..pairing.rules import SCENARIO_INDEX, Scenario, overlap_kept, pair_overlapping, scenario_of
 from ..schemes import TagTable
 from ..span import Span
 from ..table import reducers
@@ -31,13 +32,12 @@ from ..table.columns import NO_COLUMNS, Columns
 from ..table.pairs import FlatSpans, Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Counted, TokenCounts
-from .inputs import Batch, lengths
+from .inputs import Batch
 
 # Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
 # cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add. (2**16: 0.8 ms
 # more of plain compute's 24 on 20,000 x 20 tags; 2**18: 0.2-0.5 ms less, noisy, for twice the memory.)
 _CHUNK_TOKENS = 1 << 17
-_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
 
 def count_tags(
@@ -79,7 +79,7 @@ def tag_pairs(
     None if the input is invalid. `sentence_lengths`, each sentence's number of tags if known (measuring them
     again took 0.6 ms of a 30 ms call on 20,000 sentences)."""
     measured = lengths(references) if sentence_lengths is None else _length_array(sentence_lengths)
-    offsets = np.concatenate(([0], np.cumsum(measured, dtype=np.int64)))
+    offsets = group_bounds(measured)
     bounds = chunk_bounds(offsets, _CHUNK_TOKENS)
     table = tag_table(options)  # `labels` applied: a tag of a type left out reads as O
     labels = options.label_list
@@ -264,7 +264,7 @@ def _chunk_pairs(
     (kinds, r_types, p_types, *extents), first_position = joined_rows(groups)
     # A row's sentence is that of its first token (empty sentences hold none): looked up in a token -> sentence
     # table, 2x as fast as a binary search in the offsets per row; int32 halves the table's memory.
-    token_sentence = np.repeat(np.arange(len(offsets) - 1, dtype=np.int32), np.diff(offsets))
+    token_sentence = owners(np.diff(offsets), np.int32)
     sentence = token_sentence[first_position].astype(np.int64)
     base = offsets[sentence]
     # Extents within their sentence, -1 kept for no entity: in place, as the columns are this chunk's own.
@@ -346,7 +346,7 @@ def _id_codes(
         return None
     kept = ids_r != options.ignore_index
     ids_p, ids_r = ids_p[kept], ids_r[kept]
-    offsets = np.concatenate(([0], np.cumsum(kept)))[offsets]
+    offsets = group_bounds(kept)[offsets]
     # Ids to codes by binary search in the sorted ids: time and memory follow the input and label_list, not
     # the size of the id values (a table indexed by id would take gigabytes for an id of 10**9).
     order = np.argsort(ids, kind="stable")
@@ -424,7 +424,7 @@ def pair_flat(
         exact_r = np.flatnonzero(key_p[found] == key_r) if len(key_p) else np.zeros(0, dtype=np.intp)
     exact_p = found[exact_r]
     same_r, same_p = references.select(exact_r), predictions.select(exact_p)
-    add(np.where(same_r.type_id == same_p.type_id, _I, _IV), same_r, same_p)
+    add(np.where(same_r.type_id == same_p.type_id, Scenario.I, Scenario.IV), same_r, same_p)
 
     left_r = np.ones(len(references.start), dtype=bool)
     left_r[exact_r] = False
@@ -440,8 +440,8 @@ def pair_flat(
 
     missed = r_degree == 0
     spurious = p_degree == 0
-    add(_III, rest_r.select(np.flatnonzero(missed)), None)
-    add(_II, None, rest_p.select(np.flatnonzero(spurious)))
+    add(Scenario.III, rest_r.select(np.flatnonzero(missed)), None)
+    add(Scenario.II, None, rest_p.select(np.flatnonzero(spurious)))
     partner = np.minimum(r_first, max(len(rest_p.start) - 1, 0))
     simple = (r_degree == 1) & (p_degree[partner] == 1) if len(rest_p.start) else np.zeros_like(missed)
     below = np.zeros_like(simple)
@@ -453,12 +453,12 @@ def pair_flat(
         below[simple] = ~overlap_kept(shared, ends_r - starts_r, min_overlap)
         simple &= ~below
         unpaired_p = partner[below]
-        add(_III, rest_r.select(below), None)
-        add(_II, None, rest_p.select(unpaired_p))
+        add(Scenario.III, rest_r.select(below), None)
+        add(Scenario.II, None, rest_p.select(unpaired_p))
         spurious[unpaired_p] = True  # settled: not part of a fork
     simple_at = np.flatnonzero(simple)
     simple_r, simple_p = rest_r.select(simple_at), rest_p.select(partner[simple_at])
-    add(np.where(simple_r.type_id == simple_p.type_id, _V, _VI), simple_r, simple_p)
+    add(np.where(simple_r.type_id == simple_p.type_id, Scenario.V, Scenario.VI), simple_r, simple_p)
 
     forked_r = ~missed & ~simple & ~below
     forked_p = ~spurious
@@ -469,19 +469,15 @@ def pair_flat(
         taken_r = {r.start for r, _ in paired}
         taken_p = {p.start for _, p in paired}
         rows: list[tuple[Any, ...]] = [
-            (
-                SCENARIO_INDEX[scenario_of(r, p)],
-                r.entity_type,
-                p.entity_type,
-                r.start,
-                r.end,
-                p.start,
-                p.end,
-            )
+            (SCENARIO_INDEX[scenario_of(r, p)], r.entity_type, p.entity_type, r.start, r.end, p.start, p.end)
             for r, p in paired
         ]
-        rows += [(_III, r.entity_type, none, r.start, r.end, none, none) for r in chain_r if r.start not in taken_r]
-        rows += [(_II, none, p.entity_type, none, none, p.start, p.end) for p in chain_p if p.start not in taken_p]
+        rows += [
+            (Scenario.III, r.entity_type, none, r.start, r.end, none, none) for r in chain_r if r.start not in taken_r
+        ]
+        rows += [
+            (Scenario.II, none, p.entity_type, none, none, p.start, p.end) for p in chain_p if p.start not in taken_p
+        ]
         groups.append(tuple(np.array(column, dtype=np.int64) for column in zip(*rows)))
     return groups
 

@@ -20,6 +20,8 @@ from collections import OrderedDict
 
 import numpy as np
 
+from ..grouping import lengths
+
 # What is kept at most, in integers of 8 bytes (keys and results), and an entry's most.
 _HELD = 1 << 20
 KEPT_LARGEST = _HELD // 4
@@ -36,7 +38,7 @@ def key_of(kind: str, *columns: np.ndarray) -> Key | None:
     no two inputs read alike; None where the input is too large to keep."""
     if sum(len(column) for column in columns) > KEPT_LARGEST:
         return None
-    parts = [np.array([len(column) for column in columns], np.int64)]
+    parts = [lengths(columns)]
     try:
         parts += [np.asarray(column, np.int64) for column in columns]
     except OverflowError:  # positions past int64 (docs/scoring.md §1 takes any): not kept

@@ -13,6 +13,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+import numpy as np
+
 from ..errors import InvalidInputError, shown
 from ..option_checks import check_min_overlap
 from ..span import Span, check_spans
@@ -29,7 +31,6 @@ from .overlaps import (  # noqa: F401
     overlap_count,
     overlap_edges,
     overlap_kept,
-    span_key,
     spans_disjoint,
     spans_overlap,
 )
@@ -37,8 +38,12 @@ from .staircase import best_noncrossing
 from .tight_matchings import usable_edges
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
-# Each scenario's position in SCENARIOS: the integer code the tables and arrays count it under.
+# Each scenario's position in SCENARIOS: the integer code the tables and arrays count it under, by its string.
 SCENARIO_INDEX = {scenario: index for index, scenario in enumerate(SCENARIOS)}
+
+
+class Scenario:  # and by its name in docs/scoring.md §4: Scenario.IV == SCENARIO_INDEX["IV"]
+    I, II, III, IV, V, VI = range(len(SCENARIOS))  # noqa: E741
 
 
 def scenario_of(reference: Span | None, prediction: Span | None) -> str:
@@ -54,6 +59,12 @@ def scenario_of(reference: Span | None, prediction: Span | None) -> str:
     if reference.same_bounds(prediction):  # the same fragments (docs/scoring.md §12)
         return "I" if same_type else "IV"
     return "V" if same_type else "VI"
+
+
+def scenario_codes(same_bounds: Any, same_type: Any) -> Any:
+    """`scenario_of` on arrays: the scenario codes of pairs, from whether each has the same bounds, the same type."""
+    kinds = [same_bounds & same_type, same_bounds, same_type]
+    return np.select(kinds, [Scenario.I, Scenario.IV, Scenario.V], Scenario.VI)
 
 
 def pair(
@@ -209,14 +220,11 @@ def components(edges: list[tuple[int, int]], references: int, predictions: int) 
     """`connected(edges)`, by scipy's labels on many edges, where union-find's Python loop costs most."""
     if len(edges) <= LARGE_COMPONENT_EDGES:
         return connected(edges)
-    import numpy as np
-
     from . import large_components
 
     pairs = np.array(edges, np.int64).reshape(-1, 2)
-    return connected(
-        edges, large_components.component_labels(pairs[:, 0], pairs[:, 1], references, predictions).tolist()
-    )
+    labels = large_components.component_labels(pairs[:, 0], pairs[:, 1], references, predictions)
+    return connected(edges, labels.tolist())
 
 
 def _take(copies_r: list[Span], copies_p: list[Span], count: int) -> list[tuple[Span | None, Span | None]]:
@@ -263,8 +271,6 @@ def best_flow(
     )
     large = arrays_read and most_pairs > 1 and len(edges) > LARGE_COMPONENT_EDGES
     if large and no_copies:
-        import numpy as np
-
         from . import large_components
 
         pairs = np.array(edges, np.int64).reshape(-1, 2)
@@ -356,8 +362,6 @@ def _digits(
     from . import large_components
 
     if arrays_read and len(edges) > LARGE_COMPONENT_EDGES and large_components.digits_fit(radix, extent_radix):
-        import numpy as np
-
         pairs = np.array(edges, np.int64).reshape(-1, 2)
         arrays = large_components.span_columns(references, predictions)
         numbers = large_components.edge_digits(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)

@@ -24,15 +24,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import run_bounds
+from ..grouping import ranges, run_bounds
 from ..span import Span
 from .dense import dense_sentences, large_enough
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, kept_pairs
-from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best, unfolding_admitted
+from .rules import LARGE_COMPONENT_EDGES, Scenario, scenario_codes, smallest_best, unfolding_admitted
 from .staircase import clusters, overlap_total, staircase_pairs, uncrossed
 from .value import WeightTable, dense_worth, large_value_mask, value_digits
-
-_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
 # One side's entities: start, end and type id arrays.
 Side = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -212,8 +210,7 @@ def unfolded(columns: tuple, r_count: np.ndarray, p_count: np.ndarray, i: np.nda
     first_r, first_p = np.zeros(len(r_count) + 1, np.int64), np.zeros(len(p_count) + 1, np.int64)
     first_r[rows + 1], first_p[kept + 1] = r_count[rows], p_count[kept]
     first_r, first_p = np.cumsum(first_r), np.cumsum(first_p)
-    edge = np.repeat(np.arange(len(i)), copy_edges)
-    within = np.arange(len(edge)) - np.repeat(np.cumsum(copy_edges) - copy_edges, copy_edges)
+    edge, within = ranges(np.zeros(len(i), np.int64), copy_edges)  # each copy pair's edge, its place among the edge's
     copy_i = first_r[i[edge]] + within // count_p[edge]
     copy_j = first_p[j[edge]] + within % count_p[edge]
     copies = [np.repeat(column[rows], r_count[rows]) for column in columns[:3]]
@@ -276,7 +273,7 @@ def pair_rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarra
     i, j, amount = i[paired], j[paired], np.asarray(amount)[paired].astype(np.int64)
     same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
     same_type = r_type[i] == p_type[j]
-    kind = np.select([same_bounds & same_type, same_bounds, same_type], [_I, _IV, _V], _VI)
+    kind = scenario_codes(same_bounds, same_type)
     left_r = r_count - np.bincount(i, weights=amount, minlength=len(r_start)).astype(np.int64)
     left_p = p_count - np.bincount(j, weights=amount, minlength=len(p_start)).astype(np.int64)
     none_r, none_p = np.full(int(left_p.sum()), -1, np.int64), np.full(int(left_r.sum()), -1, np.int64)
@@ -286,7 +283,7 @@ def pair_rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarra
             for column in (kind, r_type[i], p_type[j], r_start[i], r_end[i], p_start[j], p_end[j])
         ],
         [
-            np.full(len(none_p), _III),
+            np.full(len(none_p), Scenario.III),
             np.repeat(r_type, left_r),
             none_p,
             *_repeated(r_start, r_end, left_r),
@@ -294,7 +291,7 @@ def pair_rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarra
             none_p,
         ],
         [
-            np.full(len(none_r), _II),
+            np.full(len(none_r), Scenario.II),
             none_r,
             np.repeat(p_type, left_p),
             none_r,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..measures import Rule
+from ..measures import Rule, possible_actual
 from ..options import EVALUATION_SCHEMES, OVERLAP, Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import VALUE_COLUMNS, cost_scale, weighted_width
@@ -22,19 +22,10 @@ from .unit_counts import Vectors, dense_columns, is_sparse
 # The terms `_measures` reads, per scheme: COR, PAR, ACT = COR + INC + PAR + SPU and POS = COR + INC + PAR + MIS,
 # from scenario totals in one product (a third of its time, slices' thousands of buckets): the counts are whole
 # numbers, so their sums are exact in any order, the floats those of the outcomes summed one by one.
+_COUNT_SHARES = np.eye(len(COUNT_NAMES))  # (each count's share of COR, PAR: itself; of POS and ACT: possible_actual's)
 _TERMS_MATRIX = (
     OUTCOME_MATRIX.reshape(len(SCENARIOS), len(EVALUATION_SCHEMES), len(COUNT_NAMES))
-    @ np.array(
-        [
-            [
-                float(outcome == "correct"),
-                float(outcome == "partial"),
-                float(outcome != "missed"),
-                float(outcome != "spurious"),
-            ]
-            for outcome in COUNT_NAMES.values()
-        ]
-    )
+    @ np.column_stack([_COUNT_SHARES[0], _COUNT_SHARES[2], *possible_actual(*_COUNT_SHARES)[::-1]])
 ).reshape(len(SCENARIOS), -1)
 # docs/scoring.md §10: the bound under which `value_exponent` keeps a resample's value (in its scaled units), so
 # that the difference of two, np.quantile's interpolation and the jackknife's sums (scaled first, `bca_interval`)

@@ -12,15 +12,14 @@ from collections import Counter
 import numpy as np
 
 from ..error_table import ErrorTable
-from ..grouping import run_bounds, run_starts
-from ..pairing.rules import SCENARIOS, overlap_edges, overlap_kept
+from ..grouping import group_bounds, run_bounds, run_starts
+from ..pairing.rules import Scenario, overlap_edges, overlap_kept
 from ..span import Span, shared_units
 from ..tally import Diagnostics, Row
 from .columns import Columns
 from .pairs import FlatSpans, Pairs, int_column, piece_units
 from .row_texts import RowTexts, row_texts
 
-_I = SCENARIOS.index("I")
 # Sentences are placed one after another (`placement`) while their positions stay below this; past it (spans at
 # offsets near 2**63) a reducer that needs them placed takes the sentences one by one.
 _PLACEMENT_LIMIT = 1 << 62
@@ -156,7 +155,7 @@ def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
     # so the sum can neither wrap nor reach it.
     if extent.max(initial=0) >= _PLACEMENT_LIMIT // max(sentences, 1):
         return None
-    shift = np.concatenate(([0], np.cumsum(extent)))
+    shift = group_bounds(extent)
     return shift[:-1], shift[:-1] - low
 
 
@@ -228,7 +227,7 @@ def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> Err
     (`row_texts.row_texts`), where already found: as the integer codes of an `ErrorTable`. Each text is read
     once however many rows name it (a prediction with its reference's boundaries shares its place in
     `RowTexts.found`), and each distinct string given one code (`ErrorTable.counted`)."""
-    wrong = np.flatnonzero(pairs.scenario != _I)
+    wrong = np.flatnonzero(pairs.scenario != Scenario.I)
     size = len(wrong)
     at: np.ndarray | slice = wrong  # the wrong rows in `texts`
     if texts is None and (columns.tokens is not None or columns.texts is not None):

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..options import EVALUATION_SCHEMES
-from ..pairing.rules import SCENARIO_INDEX, SCENARIOS, scenario_of
+from ..pairing.rules import SCENARIO_INDEX, SCENARIOS, Scenario, scenario_of
 from ..result_scores import entity_rows, row_tails
 from ..span import Span
 from ..tally import Row
@@ -306,7 +306,7 @@ class Pairs:
     def partial_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The PAR rows (scenarios V and VI: overlapping, boundaries not the same; docs/scoring.md §4) as indices,
         and their references' starts and ends, then their predictions'."""
-        rows = np.flatnonzero((self.scenario == SCENARIO_INDEX["V"]) | (self.scenario == SCENARIO_INDEX["VI"]))
+        rows = np.flatnonzero((self.scenario == Scenario.V) | (self.scenario == Scenario.VI))
         r0, r1, p0, p1 = self.reference_start, self.reference_end, self.predicted_start, self.predicted_end
         return rows, r0[rows], r1[rows], p0[rows], p1[rows]
 

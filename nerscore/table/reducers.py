@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import located
 from ..grouping import key_counts, ranges
 from ..options import OVERLAP, Options
-from ..pairing.rules import SCENARIOS, overlap_kept
+from ..pairing.rules import SCENARIOS, Scenario, overlap_kept, scenario_codes
 from ..pairing.value import WeightTable, value_pair
 from ..pairing.value_arrays import value_nested
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
@@ -35,7 +35,6 @@ from .slices import SEEN, SLICE_COLUMNS, count_slices
 if TYPE_CHECKING:
     from fractions import Fraction
 
-_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 _WIDTH = len(SCENARIOS)
 
 
@@ -287,15 +286,15 @@ def value_flat(
     extent_p = (predictions.start[pair_p], predictions.end[pair_p])
     same_bounds = (extent_r[0] == extent_p[0]) & (extent_r[1] == extent_p[1])
     same_type = types_r == types_p
-    kind = np.select([same_bounds & same_type, same_bounds, same_type], [_I, _IV, _V], _VI)
+    kind = scenario_codes(same_bounds, same_type)
     lone_r, lone_p = np.flatnonzero(degree_r == 0), np.flatnonzero(degree_p == 0)
     absent_r, absent_p = np.full(len(lone_r), none), np.full(len(lone_p), none)
     lone_extent_r = (references.start[lone_r], references.end[lone_r])
     lone_extent_p = (predictions.start[lone_p], predictions.end[lone_p])
     groups: list[Sequence[Any]] = [
         (kind, types_r, types_p, *extent_r, *extent_p),
-        (np.full(len(lone_r), _III), references.type_id[lone_r], absent_r, *lone_extent_r, absent_r, absent_r),
-        (np.full(len(lone_p), _II), absent_p, predictions.type_id[lone_p], absent_p, absent_p, *lone_extent_p),
+        (np.full(len(lone_r), Scenario.III), references.type_id[lone_r], absent_r, *lone_extent_r, absent_r, absent_r),
+        (np.full(len(lone_p), Scenario.II), absent_p, predictions.type_id[lone_p], absent_p, absent_p, *lone_extent_p),
     ]
     # Entities with an edge that are not in a one-to-one pair: the chains with a fork (masks, not set
     # differences, which would sort).

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import joined_runs, key_counts, merged_runs
+from ..grouping import joined_runs, key_counts, lengths, merged_runs
 from ..option_checks import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, is_id
 from ..options import Options
 from ..pairing.rules import SCENARIOS
@@ -216,15 +216,15 @@ def check_tokens_cover(rows: Pairs, columns: Columns) -> None:
     its sentence's tokens is a located `ValueError`."""
     if columns.tokens is None:
         return
-    lengths = np.fromiter(map(len, columns.tokens), dtype=np.int64, count=len(columns.tokens))
+    tokens = lengths(columns.tokens)
     for side, ends in (("references", rows.reference_end), ("predictions", rows.predicted_end)):
-        past = np.flatnonzero(ends > lengths[rows.sentence])
+        past = np.flatnonzero(ends > tokens[rows.sentence])
         if len(past):
             row = int(past[0])
             sentence = int(rows.sentence[row])
             starts = rows.reference_start if side == "references" else rows.predicted_start
             raise InvalidInputError(
-                past_tokens(int(starts[row]), int(ends[row]), int(lengths[sentence])), side, sentence
+                past_tokens(int(starts[row]), int(ends[row]), int(tokens[sentence])), side, sentence
             )
 
 
@@ -242,9 +242,9 @@ def first_past_text(rows: Pairs, columns: Columns) -> tuple[str, int] | None:
     extent, §12), or None. On the table's end columns, so that it costs a comparison per row; the caller locates
     the entity in the batch as given."""
     assert columns.texts is not None  # (its one caller, compute.refuse_past_texts, returns first without texts)
-    lengths = np.fromiter(map(len, columns.texts), dtype=np.int64, count=len(columns.texts))
+    characters = lengths(columns.texts)
     for side, ends in (("references", rows.reference_end), ("predictions", rows.predicted_end)):
-        past = ends > lengths[rows.sentence]  # -1 where a row has no entity on this side: never past
+        past = ends > characters[rows.sentence]  # -1 where a row has no entity on this side: never past
         if past.any():
             return side, int(rows.sentence[past].min())
     return None
@@ -313,8 +313,7 @@ def with_lengths(facts: SentenceFacts, columns: Columns) -> SentenceFacts:
     sentence_texts = columns.tokens if columns.tokens is not None else columns.texts
     if sentence_texts is None:
         return facts
-    lengths = np.fromiter(map(len, sentence_texts), np.int64, len(sentence_texts))
-    return SentenceFacts(facts.sentences, lengths, facts.equal)
+    return SentenceFacts(facts.sentences, lengths(sentence_texts), facts.equal)
 
 
 def _entity_buckets(
