@@ -583,6 +583,14 @@ PERL_SPLIT = r"""binmode STDIN; binmode STDOUT;
 while (my $case = <STDIN>) { chomp $case; my ($d, $l) = split(/\x02/, $case, 2);
   my @f = eval { no warnings; split(/$d/, $l) };
   print $@ ? "DIE\n" : join("\x01", @f) . "\n"; }"""
+
+
+def perl_splits(cases: list[tuple[bytes, bytes]]) -> list[bytes]:
+    """What Perl's split gives for each (delimiter, line): the fields joined by \x01, or DIE where Perl dies."""
+    given = b"".join(delimiter + b"\x02" + line + b"\n" for delimiter, line in cases)
+    return subprocess.run(["perl", "-e", PERL_SPLIT], input=given, capture_output=True, check=True).stdout.split(b"\n")
+
+
 # Pieces of -d that conlleval users pass or that Perl and Python's re read differently.
 PIECES = [
     "|",
@@ -612,12 +620,7 @@ def test_delimiters_split_as_perl_splits_or_are_refused() -> None:
     delimiters = ["".join(pieces) for size in (2, 3) for pieces in itertools.product(PIECES, repeat=size)]
     lines = [b"a b", b"xA,\t\xa0{2}B", b"", b"ab  c"]
     cases = [(delimiter.encode(), line) for delimiter in delimiters for line in lines]
-    perl = subprocess.run(
-        ["perl", "-e", PERL_SPLIT],
-        input=b"".join(d + b"\x02" + line + b"\n" for d, line in cases),
-        capture_output=True,
-        check=True,
-    ).stdout.split(b"\n")
+    perl = perl_splits(cases)
     wrong = []
     for (delimiter, line), expected in zip(cases, perl):
         try:
@@ -678,12 +681,7 @@ def test_a_leading_run_splits_as_perl_splits() -> None:
     lines = [bytes(b" \t|x,a"[(index * 7 + size * 3) % 6] for index in range(size)) for size in range(40)]
     lines += [b"a  x", b"  ,  ,", b"x \t| a", b"   "]
     cases = [(delimiter.encode(), line) for delimiter in LEADING_RUNS for line in lines]
-    perl = subprocess.run(
-        ["perl", "-e", PERL_SPLIT],
-        input=b"".join(d + b"\x02" + line + b"\n" for d, line in cases),
-        capture_output=True,
-        check=True,
-    ).stdout.split(b"\n")
+    perl = perl_splits(cases)
     wrong = [
         (d, line, expected) for (d, line), expected in zip(cases, perl) if b"\x01".join(splitter(d)(line)) != expected
     ]
