@@ -29,7 +29,7 @@ def add_hipe_arguments(parser: argparse.ArgumentParser) -> None:
         nargs=2,
         metavar=("GOLD", "SYSTEM"),
         help="score a HIPE TSV response against its gold (CLEF-HIPE-2020, HIPE-2022): the column of --column, a "
-        "unit per document; with --hipe-table, the HIPE scorer's table",
+        "unit per document; with --hipe-table, the HIPE scorer's table (files by name, not -)",
     )
     parser.add_argument(
         "--column",
