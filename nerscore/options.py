@@ -177,8 +177,8 @@ class Options:
     scheme: Scheme = option(
         "IOB2",
         check_tagging_scheme,
-        "`str`, any case",
-        "tagging scheme: IOB2 (alias BIO), IOB1, IOE1, IOE2, IOBES (alias BIOES), BILOU, BMES or IO.",
+        "`str` (any case) or `Scheme`",
+        "tagging scheme: IOB2 (BIO), IOB1, IOE1, IOE2, IOBES (BIOES), BILOU, BMES, IO, or a `Scheme` (scoring.md §2).",
         Flag("NAME", help="IOB2 (default), IOB1, IOE1, IOE2, IOBES, BILOU, BMES, IO"),
         tags=True,
     )
