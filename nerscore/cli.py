@@ -103,6 +103,11 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
     if args.hipe:  # docs/hipe.md
         if args.files or args.spans or args.compare or args.runs or annotations:
             parser.error("--hipe reads its own two files: drop FILE, --spans, --compare, --runs and the tools' flags")
+        if "-" in (*args.hipe, args.tagset, args.relaxed):  # (never a file named "-")
+            parser.error(
+                "--hipe, --tagset and --relaxed read files by name, not - (standard input): the scorer's table names "
+                "a system by its file, and the gold is read beside it; give each file's name"
+            )
         return run_hipe(args, given)
     if args.column or args.hipe_table or args.tagset or args.nel or args.n_best or args.relaxed or args.norm_time:
         parser.error("--column, --hipe-table, --tagset, --nel, --n-best, --relaxed and --norm-time go with --hipe")
@@ -137,8 +142,9 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
             strings = False  # whether any entity was a string (the report's first line)
             if args.brat:
                 total, strings = count_brat(total, args.brat[0], args.brat[1], args.fragments)
-            elif annotations:
-                total, strings = count_label_studio(total, args.label_studio)
+            elif annotations:  # (- is standard input, read whole: an export is one JSON list)
+                export = standard_input(prog, "a Label Studio JSON export").read() if args.label_studio == "-" else None
+                total, strings = count_label_studio(total, source_name(args.label_studio), export)
             for file, name in enumerate([] if annotations else [args.spans] if spans else args.files or ["-"]):
                 with opened(prog, name, "JSON lines of spans" if spans else "CoNLL columns") as handle:
                     if spans:
@@ -238,7 +244,7 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
     parser.add_argument(
         "--label-studio",
         metavar="FILE.json",
-        help="score a Label Studio JSON export: each task's prediction against its annotation",
+        help="score a Label Studio JSON export: each task's prediction against its annotation; - for standard input",
     )
     add_hipe_arguments(parser)
     compare = f"; with --compare, the resamples of the interval and of the test (default {COMPARISON_RESAMPLES})"
@@ -249,14 +255,16 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         nargs=2,
         metavar=("A", "B"),
         help="compare two systems' CoNLL files with the same tokens and reference column: A, B, the difference "
-        "B - A with its interval, and the p-value of approximate randomization, per scheme and measure",
+        "B - A with its interval, and the p-value of approximate randomization, per scheme and measure; - for "
+        "standard input (one of the two)",
     )
     parser.add_argument(
         "--runs",
         nargs="+",
         metavar="A",
         help="several runs of one system (seeds): three-column CoNLL files with the same tokens and reference "
-        "column; prints each scheme's mean ± standard deviation (with --bootstrap N, an interval of each mean)",
+        "column; prints each scheme's mean ± standard deviation (with --bootstrap N, an interval of each mean); - "
+        "for standard input (one file of --runs and --runs-b at most)",
     )
     parser.add_argument(
         "--runs-b",

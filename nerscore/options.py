@@ -101,6 +101,8 @@ def _file_text(path: str, flag: str = "") -> str:
     """A flag's file as text (`flag`, the words its errors start with). A byte-order mark is no part of the text
     (it was: --seen left its first entity unseen, silently; --value refused "Unexpected UTF-8 BOM"), and a byte
     that is not UTF-8 is named with its line (the decoder's message gave a byte position alone)."""
+    if path == "-":  # (never a file named "-"; standard input is the scored files' when no FILE is given)
+        raise _flag_error(f"{flag}cannot read - (standard input, the scored files' without FILE): give a file's name")
     try:
         with open(path, "rb") as file:
             raw = file.read()
@@ -175,8 +177,8 @@ class Options:
     scheme: Scheme = option(
         "IOB2",
         check_tagging_scheme,
-        "`str`, any case",
-        "tagging scheme: IOB2 (alias BIO), IOB1, IOE1, IOE2, IOBES (alias BIOES), BILOU, BMES or IO.",
+        "`str` (any case) or `Scheme`",
+        "tagging scheme: IOB2 (BIO), IOB1, IOE1, IOE2, IOBES (BIOES), BILOU, BMES, IO, or a `Scheme` (scoring.md §2).",
         Flag("NAME", help="IOB2 (default), IOB1, IOE1, IOE2, IOBES, BILOU, BMES, IO"),
         tags=True,
     )
@@ -345,7 +347,7 @@ class Options:
         check_seen,
         "`list` or `set` of `str`",
         "the entity texts that count as seen (a training set's) for the `seen` slice.",
-        Flag("FILE", _read_seen, help="entity texts that count as seen, one a line (the `seen` slice)"),
+        Flag("FILE", _read_seen, help="entity texts that count as seen, one a line (the `seen` slice; a file, not -)"),
     )
     diagnostics: bool = option(
         False,
@@ -426,9 +428,7 @@ class Options:
     @property
     def value_min_overlap(self) -> float | None:
         """The overlap of the value's pairing: the weights' own `min_overlap`, else the call's (docs/scoring.md §10)."""
-        if self.value is None or self.value.min_overlap is None:
-            return self.min_overlap
-        return self.value.min_overlap
+        return self.min_overlap if self.value is None or self.value.min_overlap is None else self.value.min_overlap
 
     @property
     def f_name(self) -> str:

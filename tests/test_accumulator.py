@@ -615,6 +615,19 @@ NAN_IDS = [
         id="groups-of-numpy",
     ),
     pytest.param(lambda: _lines_of("NaN"), r"^a.jsonl:2: found NaN for 'document'; expected a string", id="json-lines"),
+    # Within a tuple id, at any depth, as a bare one (a tuple holding NaN objects was compared by identity: polish).
+    pytest.param(
+        lambda: compute_semeval(predictions=[[], []], references=[[], []], documents=[(1, 2), (1, math.nan)]),
+        r"^documents, sentence 1: found \(1, nan\), which holds nan, equal to no id, itself included",
+        id="documents-tuple",
+    ),
+    pytest.param(
+        lambda: Accumulator.of(slices=["group"]).update(
+            predictions=[[]], references=[[]], groups=[("a", (("b", np.float64("nan")),))]
+        ),
+        r"^groups, sentence 0: found \('a', \(\('b', (np\.float64\()?nan\)?\),\)\), which holds",
+        id="groups-nested-tuple",
+    ),
 ]
 
 

@@ -8,6 +8,7 @@ itself (requirements-dev.txt), `spacy.blank("en")` with entities set by hand.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from dataclasses import dataclass
@@ -590,6 +591,20 @@ def test_the_label_studio_flag_scores_the_tasks(tmp_path: Path, capsys: pytest.C
     first_line = capsys.readouterr().out.splitlines()[0]
     assert first_line.startswith("processed 2 documents with 5 reference and 5 predicted entities")
     assert first_line.endswith("(spans)")  # (`ungrounded` in --json: still spans, as --spans with texts says)
+
+
+@pytest.mark.parametrize("stream", [io.StringIO, lambda text: io.BytesIO(text.encode())], ids=["text", "bytes"])
+def test_the_label_studio_flag_reads_standard_input_for_a_dash(tmp_path: Path, capsys, monkeypatch, stream) -> None:
+    # --label-studio - opened a file named "-" where FILE, --spans, --compare and --runs read standard input (polish).
+    path = write_export(tmp_path / "export.json", LABEL_STUDIO_EXPORT)
+    assert cli.main(["--label-studio", str(path), "--json"]) == 0
+    expected = capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", stream(path.read_text(encoding="utf-8")))
+    assert cli.main(["--label-studio", "-", "--json"]) == 0
+    assert capsys.readouterr().out == expected
+    monkeypatch.setattr("sys.stdin", stream("[1]"))  # named as standard input is elsewhere
+    assert cli.main(["--label-studio", "-"]) == 2
+    assert capsys.readouterr().err.startswith("<stdin>:1: task 0 is a JSON int")
 
 
 def test_a_label_studio_task_without_its_text_leaves_ungrounded_out(tmp_path: Path, capsys) -> None:

@@ -422,6 +422,8 @@ _DEEP = _nested(100_000)
         ({"n_best": [0]}, "n_best is \\[0\\]; expected cut-offs of 1 or more"),  # was IndexError
         ({"n_best": [-1, 1]}, "n_best"),
         ({"n_best": "1"}, "n_best"),  # was TypeError
+        # Each row of @1 twice, where --n-best 1,1 is refused: one check, check_cut_offs_once, for both (polish).
+        ({"n_best": (1, 1)}, r"n_best gives the cut-off 1 more than once \(\(1, 1\)\); expected each cut-off once"),
         ({"column": 5}, "column is 5"),  # was TypeError
         ({"time_periods": [("1800", "1900")]}, "time_periods holds"),  # was AttributeError
         ({"noise_levels": ["x"]}, "noise_levels holds"),

@@ -294,16 +294,19 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _EXPORT = "Label Studio's JSON export: a list of tasks, each with 'data' and 'annotations' (and 'predictions')"
 
 
-def json_list_items(source: str, expected: str, name_tasks: bool = True) -> Iterator[tuple[int, Any]]:
+def json_list_items(
+    source: str, expected: str, name_tasks: bool = True, content: str | None = None
+) -> Iterator[tuple[int, Any]]:
     """The items of the JSON list in the file `source`, one at a time, each with the line where it starts: Label
     Studio's exports (`read_label_studio`, and `annotator_exports` for several annotators). A malformed file is
     a `ConllError` naming its line and `expected`; with `name_tasks`, the messages also name the item (``task 3``)
     and what was found where the list or a separator should be. In time linear in the file: white space is
     skipped and lines are counted from where the last count stopped (slicing the rest of the file, or counting
-    from its start, at every item made a 1 MB export of 3,500 tasks take 3 s)."""
+    from its start, at every item made a 1 MB export of 3,500 tasks take 3 s). `content`: the file's text, read
+    already (standard input's, `--label-studio -`)."""
     import json  # here, not at the top: what only JSON needs stays out of `import nerscore`
 
-    content = _read_text(source).removeprefix("\ufeff")
+    content = (_read_text(source) if content is None else content).removeprefix("\ufeff")
     decoder = json.JSONDecoder()
     counted = [0, 1]  # the position up to which lines are counted, and the line there
 
@@ -364,8 +367,12 @@ def read_label_studio(path: str | os.PathLike[str]) -> Iterator[LabelStudioTask]
     marked ``ground_truth``. Several without one ground truth, or several predictions, are ambiguous and a
     `ConllError` naming the task. A region whose ``value.text`` is not ``data.text`` at its offsets is one too
     (older Label Studio versions counted UTF-16 code units). Errors name the line where the task starts."""
-    source = checked_path(path, "a Label Studio JSON export")
-    for index, (line, task) in enumerate(json_list_items(source, _EXPORT)):
+    yield from label_studio_tasks(checked_path(path, "a Label Studio JSON export"))
+
+
+def label_studio_tasks(source: str, content: str | None = None) -> Iterator[LabelStudioTask]:
+    """`read_label_studio`'s tasks of the file `source`, or of its `content` read already (standard input's)."""
+    for index, (line, task) in enumerate(json_list_items(source, _EXPORT, content=content)):
         yield _task(task, index, source, line)
 
 

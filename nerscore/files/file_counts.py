@@ -23,11 +23,12 @@ from ..result_scores import weighted_width
 from ..statistics.unit_counts import CountRuns, SentenceCounts
 from ..table.columns import NO_COLUMNS, Columns
 from ..tally import Counted
-from .annotations import read_brat_pairs, read_label_studio
+from .annotations import label_studio_tasks, read_brat_pairs, read_label_studio
 from .readers import (
     ConllError,
     ConllSentence,
     SpanDocument,
+    decoded,
     first_difference,
     read_conll,
     read_span_lines,
@@ -225,11 +226,12 @@ def note_discontinuous(counts: dict[str, int], fragments: bool) -> None:
     print(f"note: {count} discontinuous annotation{'s' * (count != 1)} ({each}) {how}", file=sys.stderr)
 
 
-def count_label_studio(total: Accumulator, path: str) -> SpanTotal:
+def count_label_studio(total: Accumulator, path: str, content: bytes | str | None = None) -> SpanTotal:
     """`total` with a Label Studio JSON export (`--label-studio`, `nerscore.files.annotations`) counted as documents of
     spans, each task's prediction against its annotation; tasks without either are left out, with a note on
-    standard error."""
-    tasks = list(read_label_studio(path))
+    standard error. `content`: the export read already (standard input's, `path` then its name: <stdin>)."""
+    text = decoded(content, path) if isinstance(content, bytes) else content
+    tasks = list(read_label_studio(path) if text is None else label_studio_tasks(path, text))
     scored = [task for task in tasks if task.references is not None and task.predictions is not None]
     documents = [SpanDocument(task.line, task.text, task.references or [], task.predictions or []) for task in scored]
     counted = _add_span_documents(total, documents, path)

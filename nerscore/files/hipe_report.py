@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 from typing import Any
 
 from ..accumulator import Accumulator
 from ..option_checks import HIPE
-from ..options import Options, check_span_options, flag_name, in_words
+from ..options import Options, check_span_options, flag_name
 from .hipe import HIPE_2020_TYPES, read_hipe, read_lines
-from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
+from .hipe_table import check_cut_offs_once, format_hipe_table, hipe_inputs, hipe_table
 from .hipe_tags import HIPE_SCORERS, read_link_alternatives
 from .readers import print_error, print_output
 from .reports import print_json, print_results
@@ -30,7 +29,7 @@ def add_hipe_arguments(parser: argparse.ArgumentParser) -> None:
         nargs=2,
         metavar=("GOLD", "SYSTEM"),
         help="score a HIPE TSV response against its gold (CLEF-HIPE-2020, HIPE-2022): the column of --column, a "
-        "unit per document; with --hipe-table, the HIPE scorer's table",
+        "unit per document; with --hipe-table, the HIPE scorer's table (files by name, not -)",
     )
     parser.add_argument(
         "--column",
@@ -147,11 +146,7 @@ def _cut_offs(text: str) -> list[int]:
         cut_offs = []
     if not cut_offs or min(cut_offs) < 1:
         raise ValueError(f"--n-best takes cut-offs of 1 or more, separated by commas (1,3,5), not {text!r}")
-    # The HIPE scorer writes a cut-off's rows again each time it is given (clef_evaluation.py adds a table per n):
-    # rows twice are never what is asked, and dropping them would part from the scorer's table without a word.
-    if repeated := [str(cut) for cut, count in Counter(cut_offs).items() if count > 1]:
-        cuts = f"cut-off{'s' * (len(repeated) > 1)} {in_words(repeated)}"
-        raise ValueError(f"--n-best gives the {cuts} more than once ({text!r}); expected each cut-off once (1,3,5)")
+    check_cut_offs_once(cut_offs, "--n-best", repr(text))
     return cut_offs
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import math
 import os
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -25,6 +26,7 @@ import numpy as np
 
 from ..errors import InvalidInputError, shown
 from ..option_checks import check_pairing, is_collection
+from ..options import in_words
 from ..pairing.greedy import pair_greedy
 from ..pairing.rules import SCENARIOS, pair
 from ..span import Span, listed
@@ -278,6 +280,15 @@ def _check_arguments(column: Any, tagset: Any, noise_levels: list[Any], time_per
     cuts = list(n_best) if is_collection(n_best) else None
     if not cuts or not all(isinstance(cut, int) and not isinstance(cut, bool) and cut >= 1 for cut in cuts):
         raise ValueError(f"n_best is {shown(n_best)}; expected cut-offs of 1 or more, such as (1, 3, 5)")
+    check_cut_offs_once(cuts, "n_best", shown(n_best))
+
+
+def check_cut_offs_once(cuts: list[int], name: str, given: str) -> None:
+    """The HIPE scorer writes a cut-off's rows again each time it is given (clef_evaluation.py adds a table per n):
+    rows twice are never what is asked, and dropping them would part from the scorer's table without a word."""
+    if repeated := [str(cut) for cut, count in Counter(cuts).items() if count > 1]:
+        cuts_named = f"cut-off{'s' * (len(repeated) > 1)} {in_words(repeated)}"
+        raise ValueError(f"{name} gives the {cuts_named} more than once ({given}); expected each cut-off once (1,3,5)")
 
 
 def _check_switches(switches: dict[str, Any], suffix: Any, name: Any) -> None:
@@ -357,6 +368,7 @@ def hipe_table(
     levels: list[tuple[float, float] | None] = [None, *noise_levels]
     regimes = {regime: REGIMES[regime] for regime in profile.link_regimes} if nel else REGIMES
     rows: list[dict[str, Any]] = []
+    pair_up = partial(hipe_pairs, gold_documents, system_documents, related=related, scorer=profile)
     for cut in n_best if nel else [None]:
         for name in sorted(columns):
             types = None if nel else scored_types(gold_documents, system_documents, name, tagset)
@@ -367,19 +379,7 @@ def hipe_table(
                 for level in levels:
                     keep = _kept(gold_documents, period, level)
                     bounds = MENTIONS.get(name) if mentions or profile.link_mentions else None
-                    pairs = hipe_pairs(
-                        gold_documents,
-                        system_documents,
-                        name,
-                        types,
-                        pairing,
-                        keep,
-                        n_best=cut,
-                        related=related,
-                        mentions=bounds,
-                        link_types=link_types,
-                        scorer=profile,
-                    )
+                    pairs = pair_up(name, types, pairing, keep, n_best=cut, mentions=bounds, link_types=link_types)
                     counted = {regime: HipeCounts.of(pairs, scheme) for regime, scheme in regimes.items()}
                     slice_name = f"{suffix + '-' if suffix else ''}{_time_label(period)}-{_noise_label(level)}"
                     slice_name += f"-@{cut}" if cut is not None else ""
@@ -422,12 +422,8 @@ def _kept(
             kept.append([in_period] * len(document))
             continue
         lower, upper = level
-        kept.append(
-            [
-                in_period and (noise is None or lower <= noise < upper or lower == noise == upper)
-                for noise in document.noise
-            ]
-        )
+        within = (noise is None or lower <= noise < upper or lower == noise == upper for noise in document.noise)
+        kept.append([in_period and inside for inside in within])
     return kept
 
 

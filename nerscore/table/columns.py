@@ -57,11 +57,30 @@ def _id_problem(value: Any) -> str | None:
         return f"found {shown(value)}, which is not hashable; expected an id: a string, a number or a tuple"
     except RecursionError:  # an id whose __hash__ recurses (tuples nested too deep: unhashable_size, above)
         return f"found {shown(value)}, nested too deep to hash; expected an id: a string, a number or a tuple"
-    if isinstance(value, Number) and value != value:  # NaN: sentences of it were one unit or several by identity
+    if (nan := _nan_held(value)) is not None:  # NaN: sentences of it were one unit or several by identity
+        held = "" if nan is value else f", which holds {shown(nan)}"
         return (
-            f"found {shown(value)}, equal to no id, itself included (a missing value?); expected an id: a string, a "
-            "number or a tuple"
+            f"found {shown(value)}{held}, equal to no id, itself included (a missing value?); expected an id: a "
+            "string, a number or a tuple"
         )
+    return None
+
+
+def _nan_held(value: Any) -> Any:
+    """A NaN that is `value` or is held in it at any depth of tuples (and frozensets), or None. Walked with a list
+    of what is left, not by recursion, each tuple once: its work is the id's size, which `unhashable_size` bounds
+    (a tuple id equals another when each item does, and a NaN within equals no other NaN, as a bare one)."""
+    if type(value) is tuple and set(map(type, value)) <= {str, int}:  # a flat id of names and numbers, nearly all
+        return None
+    left, walked = [value], set()
+    while left:
+        item = left.pop()
+        if isinstance(item, (tuple, frozenset)):
+            if id(item) not in walked:
+                walked.add(id(item))
+                left.extend(item)
+        elif isinstance(item, Number) and item != item:
+            return item
     return None
 
 
