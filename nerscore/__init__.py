@@ -7,7 +7,8 @@ compared): `compute_semeval` scores a batch (`Accumulator` a corpus read in batc
 runs of each system (seeds, say), `agreement` measures how far annotators agree (docs/agreement.md), and
 `ner-semeval` (`nerscore.cli`) is the command line. The definition it implements is docs/scoring.md.
 Modules, in the order data flows (each imports only those before it; a dotted name is a module of a subpackage,
-whose modules stand together): errors, grouping, span, schemes, option_checks, options, decoding,
+whose modules stand together): errors, grouping, span, schemes, option_checks, option_flags, options,
+decoding,
 pairing.assignment, pairing.recent, pairing.staircase, pairing.tight_matchings, pairing.large_components,
 pairing.overlaps, pairing.dense_matrix, pairing.dense,
 pairing.rules, pairing.value, pairing.value_arrays, pairing.greedy, measures, error_table, tally, stacked_scores,

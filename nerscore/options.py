@@ -4,8 +4,8 @@ Each field holds its default, its check (from `nerscore.option_checks`), the lin
 command-line flag (`option(...)`). `Options.of` checks what a caller gives, field by field, once; the module's
 docstring for evaluate (`describe`), `NerSemeval`'s defaults (`OPTION_NAMES`) and the command line's flags
 (`nerscore.cli`) are all read off these fields, and tests/test_options.py fails when one of them drifts. A new
-option is one field here (with its check in `nerscore.option_checks` unless one there fits) plus the code that
-reads it.
+option is one field here (with its check in `nerscore.option_checks` unless one there fits, and its flag's reading
+in `nerscore.option_flags` if its text is more than a string) plus the code that reads it.
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ from typing import Any
 from .option_checks import (
     EVALUATION_SCHEMES,
     HIPE,
-    OVERLAP,
     PAIRINGS,
-    VALUE_PRESETS,
     Check,
     Weights,
     check_beta,
@@ -48,6 +46,7 @@ from .option_checks import (
     check_zero_division,
     hashable_view,
 )
+from .option_flags import comma_list, labels_flag, partial_credit_flag, seen_flag, value_flag
 from .schemes import LENIENT, MODES, Scheme
 
 # ---------------------------------------------------------------------------------------------------------
@@ -88,81 +87,6 @@ def option(default: Any, check: Check, kind: str, doc: str, flag: Flag | None = 
     return dataclasses.field(
         default=check("default", default), metadata={"option": Spec(default, check, kind, doc, flag, tags)}
     )
-
-
-def _flag_error(message: str) -> Exception:
-    """A flag's bad value: argparse shows an `ArgumentTypeError`'s message as it is, not "invalid value"."""
-    from argparse import ArgumentTypeError
-
-    return ArgumentTypeError(message)
-
-
-def _file_text(path: str, flag: str = "") -> str:
-    """A flag's file as text (`flag`, the words its errors start with). A byte-order mark is no part of the text
-    (it was: --seen left its first entity unseen, silently; --value refused "Unexpected UTF-8 BOM"), and a byte
-    that is not UTF-8 is named with its line (the decoder's message gave a byte position alone)."""
-    if path == "-":  # (never a file named "-"; standard input is the scored files' when no FILE is given)
-        raise _flag_error(f"{flag}cannot read - (standard input, the scored files' without FILE): give a file's name")
-    try:
-        with open(path, "rb") as file:
-            raw = file.read()
-    except OSError as error:
-        raise _flag_error(f"{flag}cannot read {path}: {error}") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
-        raise _flag_error(f"{flag}cannot read {path}: line {line}: byte {raw[error.start]:#04x} is not UTF-8") from None
-
-
-def _read_seen(path: str) -> list[str]:
-    """--seen FILE: one entity text a line (blank lines skipped, the line's ends stripped)."""
-    # Lines as a text file's are read (universal newlines: \n, \r\n, \r), not str.splitlines' (\f, U+2028 ...).
-    lines = _file_text(path).replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return [line.strip() for line in lines if line.strip()]
-
-
-def _partial_credit_flag(text: str) -> float | str:
-    """`--partial-credit`: ``overlap``, or a number (the option's check then says whether it is from 0 to 1)."""
-    if text.lower() == OVERLAP:
-        return text
-    try:
-        return float(text)
-    except ValueError:
-        raise _flag_error(f"takes a number from 0 to 1 or {OVERLAP}, found {text!r}") from None
-
-
-def _value_flag(text: str) -> Any:
-    """`--value`: a preset's name, ``true`` for the default weights, else a JSON file of weights."""
-    import json
-
-    if text.lower() in VALUE_PRESETS:
-        return text
-    if text.lower() == "true":
-        return True
-    flag = f"--value takes a preset ({', '.join(VALUE_PRESETS)}), true or a JSON file of weights: "
-    try:
-        return json.loads(_file_text(text, flag))  # (its own errors are no ValueError: argparse's, said as they are)
-    except json.JSONDecodeError as error:  # (named by the file, its line and column, as a bad line elsewhere is)
-        raise _flag_error(f"{flag}{text}: line {error.lineno} column {error.colno}: {error.msg}") from None
-    except (ValueError, RecursionError) as error:  # (JSON nested too deep: RecursionError)
-        raise _flag_error(f"{flag}{text}: {error}") from None
-
-
-def _comma_list(text: str) -> list[str]:
-    return [item for item in text.split(",") if item]
-
-
-def _labels_flag(text: str) -> list[str]:
-    """`--labels`: entity types, comma-separated; none at all is refused here, in the flag's name (the option's
-    own check says `labels=[]`, as a Python caller writes it)."""
-    labels = _comma_list(text)
-    if not labels:
-        raise _flag_error(
-            f"found {text!r}, which names no entity type, so every count would be zero; expected entity types, "
-            "comma-separated (PER,LOC), or no --labels for every type"
-        )
-    return labels
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -208,7 +132,7 @@ class Options:
         check_labels,
         "`list` of `str`",
         "score only entities of these types (on both sides).",
-        Flag("TYPES", _labels_flag, help="score only entities of these types, comma-separated (PER,LOC)"),
+        Flag("TYPES", labels_flag, help="score only entities of these types, comma-separated (PER,LOC)"),
     )
     min_overlap: float | None = option(
         None,
@@ -257,7 +181,7 @@ class Options:
         "(their macro, per-type and interval keys follow); not the tagging `scheme`.",
         Flag(
             "NAMES",
-            _comma_list,
+            comma_list,
             help="the evaluation schemes to report, comma-separated: strict,partial (default all four)",
         ),
     )
@@ -333,7 +257,7 @@ class Options:
         "`list` of `str`, any case",
         "add `slices`, the scores of each bucket of these slices, some of `entity_length`, `seen` (with `seen`), "
         "`sentence_length`, `entity_density` and `group` (with `groups`); docs/scoring.md §11.",
-        Flag("NAMES", _comma_list, help="scores by bucket: entity_length,seen,sentence_length,entity_density,group"),
+        Flag("NAMES", comma_list, help="scores by bucket: entity_length,seen,sentence_length,entity_density,group"),
     )
     slice_edges: Mapping[str, tuple[int, ...]] | None = option(
         None,
@@ -347,7 +271,7 @@ class Options:
         check_seen,
         "`list` or `set` of `str`",
         "the entity texts that count as seen (a training set's) for the `seen` slice.",
-        Flag("FILE", _read_seen, help="entity texts that count as seen, one a line (the `seen` slice; a file, not -)"),
+        Flag("FILE", seen_flag, help="entity texts that count as seen, one a line (the `seen` slice; a file, not -)"),
     )
     diagnostics: bool = option(
         False,
@@ -375,7 +299,7 @@ class Options:
         "the length of the union of the two entities (docs/scoring.md §10).",
         Flag(
             "C",
-            _partial_credit_flag,
+            partial_credit_flag,
             help="what a partial match earns under partial: a number from 0 to 1 (default 0.5) or overlap",
         ),
     )
@@ -387,7 +311,7 @@ class Options:
         'error; `True`: the defaults, `"ace08"`: the ACE-08 scorer\'s; docs/scoring.md §10).',
         Flag(
             "WEIGHTS",
-            _value_flag,
+            value_flag,
             help="add the value score: ace08, true (the default weights), or a JSON file of weights",
         ),
     )

@@ -17,8 +17,8 @@ import numpy as np
 
 from .errors import InvalidInputError, is_collection, shown
 from .measures import Rule
-from .option_checks import Weights, check_evaluation_schemes, refuse_a_mapping
-from .options import EVALUATION_SCHEMES, OVERLAP, Options
+from .option_checks import OVERLAP, Weights, check_evaluation_schemes, refuse_a_mapping
+from .options import EVALUATION_SCHEMES, Options
 from .pairing.rules import scenario_of
 from .pairing.value import WeightTable
 from .schemes import OUTSIDE

@@ -22,7 +22,8 @@ import numpy as np
 
 from .grouping import lengths, owners
 from .measures import EXACT_FLOATS, Rule, possible_actual
-from .options import EVALUATION_SCHEMES, OVERLAP, Options
+from .option_checks import OVERLAP
+from .options import EVALUATION_SCHEMES, Options
 from .pairing.rules import SCENARIO_INDEX
 from .tally import CellColumns, CellTable, Tally
 

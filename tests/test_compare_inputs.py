@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 import pytest
+from conftest import compare_semeval_refuses
 
 import nerscore as ns
 from nerscore.errors import shown
@@ -200,11 +201,13 @@ def test_different_references_are_named_at_the_first_sentence_that_differs(
 def test_options_compare_semeval_has_no_place_for_are_refused(option: dict) -> None:
     ((name, value),) = option.items()
     found = re.escape(shown(value))
-    with pytest.raises(ValueError, match=rf"compare_semeval takes neither bootstrap .*found {name}={found}"):
+    refused = re.escape(compare_semeval_refuses())
+    with pytest.raises(ValueError, match=rf"^compare_semeval takes neither {refused}, found {name}={found}"):
         ns.compare_semeval(**TAG_SYSTEMS, references=TAG_REFERENCES, **option)
     # Every other option of compute_semeval reaches the scores (seed is compare_semeval's own argument): a new
-    # option fails here until it is decided whether compare_semeval uses it or refuses it.
-    used = set(ns.OPTION_NAMES) - {"confusion", "per_type", "return_entities", "bootstrap", "diagnostics", "errors"}
+    # option fails here until it is decided whether compare_semeval uses it or refuses it (by adding it to
+    # Options.ADDING, which the refusal is named off).
+    used = set(ns.OPTION_NAMES) - (set(ns.Options.ADDING) - {"slices"})
     assert used == {
         "scheme",
         "mode",
@@ -232,10 +235,10 @@ def test_options_compare_semeval_has_no_place_for_are_refused(option: dict) -> N
 def test_an_option_added_to_options_adding_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
     # Issue 27: the refusal names the options it refuses off Options.ADDING, not from a list of its own, so that a
     # new option there is named in "takes neither ..." as well as refused.
+    refused = compare_semeval_refuses("seen")  # the table's list, then seen last
     monkeypatch.setattr(ns.Options, "ADDING", (*ns.Options.ADDING, "seen"))
     with pytest.raises(ValueError) as raised:
         ns.compare_semeval(**TAG_SYSTEMS, references=TAG_REFERENCES, seen=["Ada"])
     assert str(raised.value).startswith(
-        "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
-        "confusion, diagnostics, errors nor seen, found seen=['Ada']: it reports overall scores"
+        f"compare_semeval takes neither {refused}, found seen=['Ada']: it reports overall scores"
     ), raised.value

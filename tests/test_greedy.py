@@ -5,8 +5,10 @@ repeated entities."""
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -278,24 +280,55 @@ def test_a_discontinuous_entity_is_never_identical_to_another_of_its_extent(pred
     assert hipe["strict_f1"] == hipe["exact_f1"] == 0.0
 
 
+def steps_of_each_search(
+    references: list[Span], predictions: list[Span]
+) -> tuple[list[tuple[Span | None, Span | None]], list[int]]:
+    """`pair_greedy`'s rows and, for each prediction that searched for its reference (`first_match`, of `_InOrder`
+    or `_Untaken`), the Python lines that search ran, whatever module they are in: the work it cost, whichever way
+    the reference is found (a scan past the references runs lines for each)."""
+    steps: list[int] = []
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:  # (sys.settrace's)
+        if event == "line":
+            steps[-1] += 1
+        return tracer
+
+    def counted(search: Any) -> Any:
+        def first_match(self: Any, prediction: Span, same_text: bool) -> tuple[int | None, bool]:
+            steps.append(0)
+            previous = sys.gettrace()  # (a coverage tool's, put back)
+            sys.settrace(tracer)
+            try:
+                return search(self, prediction, same_text)
+            finally:
+                sys.settrace(previous)
+
+        return first_match
+
+    with (
+        mock.patch.object(greedy._InOrder, "first_match", counted(greedy._InOrder.first_match)),
+        mock.patch.object(greedy._Untaken, "first_match", counted(greedy._Untaken.first_match)),
+    ):
+        rows = pair_greedy(references, predictions)
+    return rows, steps
+
+
 def test_a_prediction_far_from_nested_references_looks_at_none_of_them() -> None:
     # The red team's: each prediction scanned every reference that nests, so that an onion of 4,000 references
     # against 4,000 predictions elsewhere took 9 s (quadratic in the nesting); the references a prediction looks
-    # at are now those whose extents may meet its own.
-    onion = [S(i, 400 - i, "A") for i in range(200)]
-    elsewhere = [S(1000 + i, 1001 + i, "A") for i in range(200)]
-    looked = Counter[int]()
-    same_bounds = Span.same_bounds
-
-    def counted(self: Span, other: Span) -> bool:
-        looked[other.start] += 1
-        return same_bounds(self, other)
-
-    with mock.patch.object(Span, "same_bounds", counted):
-        rows = pair_greedy(onion, elsewhere)
-    assert not looked
-    assert Counter(scenario_of(r, p) for r, p in rows) == {"II": 200, "III": 200}
+    # at are now those whose extents may meet its own. So its search runs the same lines whatever the onion's size:
+    # a scan past the references (or past the tree's nodes, one a reference) would run ten times as many for an
+    # onion ten times as deep.
+    elsewhere = [S(10_000 + i, 10_001 + i, "A") for i in range(200)]
+    steps = {}
+    for depth in (200, 2_000):
+        onion = [S(i, 2 * depth - i, "A") for i in range(depth)]
+        rows, steps[depth] = steps_of_each_search(onion, elsewhere)
+        assert Counter(scenario_of(r, p) for r, p in rows) == {"II": 200, "III": depth}
+    assert len(steps[200]) == len(elsewhere) and max(steps[200]) < 50, steps[200]
+    assert steps[2_000] == steps[200]
     # Inside the onion, each prediction takes the first reference it meets that is not taken, as the scorer does.
+    onion = [S(i, 400 - i, "A") for i in range(200)]
     inside = [S(199, 201, "A"), S(0, 1, "B"), S(199, 201, "A")]
     assert our_counts(pair_greedy(onion, inside)) == scorer_counts(onion, inside)
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..measures import Rule, possible_actual
-from ..options import EVALUATION_SCHEMES, OVERLAP, Options
+from ..option_checks import OVERLAP
+from ..options import EVALUATION_SCHEMES, Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import VALUE_COLUMNS, cost_scale, weighted_width
 from ..tally import COUNT_NAMES, OUTCOME_MATRIX

@@ -19,7 +19,8 @@ import numpy as np
 
 from ..errors import located
 from ..grouping import key_counts, ranges
-from ..options import OVERLAP, Options
+from ..option_checks import OVERLAP
+from ..options import Options
 from ..pairing.rules import SCENARIOS, Scenario, overlap_kept, scenario_codes
 from ..pairing.value import WeightTable, value_pair
 from ..pairing.value_arrays import value_nested
