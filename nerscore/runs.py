@@ -171,11 +171,12 @@ def _run_results(tallies: list[Tally], options: Options) -> list[dict[str, Any]]
         for result, tally in zip(results, tallies):
             assert tally.diagnostics is not None
             result.update(tally.diagnostics.as_dict())
-    every = sorted(set().union(*(tally.entity_types for tally in tallies)))
+    types_of = [tally.entity_types for tally in tallies]  # (each read of entity_types sums the cells again)
+    every = sorted(set().union(*types_of))
     if options.per_type and options.labels is None and every:  # (no type in any run: nothing to widen)
         widened = options.evolve(labels=every)
         for index, tally in enumerate(tallies):
-            if tally.entity_types != every:
+            if types_of[index] != every:
                 typed = scores(tally, widened)
                 results[index].update({key: value for key, value in typed.items() if key not in results[index]})
     return results
