@@ -946,9 +946,14 @@ def test_heatmap_numbers_are_the_metric_confusion_matrix(data, mode):
     assert confusion.as_dict() == expected["confusion"]
 
 
-def test_readme_states_the_pages_caps():
+def space_doc_section(until: str) -> str:
+    """docs/space.md from its Space section up to `until`, white space folded: where the page's claims are read."""
     readme = (REPO / "docs" / "space.md").read_text(encoding="utf-8")
-    section = " ".join(readme.split("<!-- space-section -->", 1)[1].split("![The ner_semeval Space", 1)[0].split())
+    return " ".join(readme.split("<!-- space-section -->", 1)[1].split(until, 1)[0].split())
+
+
+def test_readme_states_the_pages_caps():
+    section = space_doc_section("![The ner_semeval Space")
     for claim in [
         f"the scenario table shows the first {caps.MAX_TABLE_ROWS:,} rows",
         f"the per-type table the {caps.MAX_SHOWN_TYPES} most frequent types",
@@ -1499,8 +1504,7 @@ def test_an_upload_that_cannot_be_read_is_a_message(tmp_path, monkeypatch, path,
 
 
 def test_readme_states_how_the_page_compares():
-    readme = (REPO / "docs" / "space.md").read_text(encoding="utf-8")
-    section = " ".join(readme.split("<!-- space-section -->", 1)[1].split("## Speed", 1)[0].split())
+    section = space_doc_section("## Speed")
     for claim in [
         f"The page uses {caps.COMPARE_RESAMPLES:,} resamples and seed {caps.COMPARE_SEED}",
         f"p is then never below 1/{caps.COMPARE_RESAMPLES + 1:,}",

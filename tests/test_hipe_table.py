@@ -57,12 +57,17 @@ SYSTEM = [HEADER] + [
 ]
 
 
+def written_pair(tmp_path: Path, gold_lines: list[str], system_lines: list[str], bundle: int) -> tuple[Path, Path]:
+    """A gold file and a response to it (named as HIPE's runs are, of `bundle`), written in `tmp_path`."""
+    gold, system = tmp_path / "gold.tsv", tmp_path / f"team0_bundle{bundle}_en_1.tsv"
+    gold.write_text("\n".join(gold_lines) + "\n", encoding="utf-8")
+    system.write_text("\n".join(system_lines) + "\n", encoding="utf-8")
+    return gold, system
+
+
 @pytest.fixture
 def files(tmp_path: Path) -> tuple[Path, Path]:
-    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle4_en_1.tsv"
-    gold.write_text("\n".join(GOLD) + "\n", encoding="utf-8")
-    system.write_text("\n".join(SYSTEM) + "\n", encoding="utf-8")
-    return gold, system
+    return written_pair(tmp_path, GOLD, SYSTEM, 4)
 
 
 def by_name(rows: list[dict]) -> dict[tuple[str, str], dict]:
@@ -238,10 +243,7 @@ def test_a_refused_pairing_names_its_document(
 
 @pytest.fixture
 def link_files(tmp_path: Path) -> tuple[Path, Path]:
-    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle5_en_1.tsv"
-    gold.write_text("\n".join(LINK_GOLD) + "\n", encoding="utf-8")
-    system.write_text("\n".join(LINK_SYSTEM) + "\n", encoding="utf-8")
-    return gold, system
+    return written_pair(tmp_path, LINK_GOLD, LINK_SYSTEM, 5)
 
 
 def test_links_at_n_best_as_the_scorer_names_them(link_files: tuple[Path, Path]) -> None:
