@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import nested
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -408,14 +409,7 @@ def test_every_group_of_periods_and_levels_is_the_tables_row(documents, pairing)
                 assert (row["TP"], row["FP"], row["FN"]) == (correct, actual - correct, possible - correct)
 
 
-def _nested(depth: int) -> list:
-    value: list = []
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
-_DEEP = _nested(100_000)
+_DEEP = nested(100_000)
 
 
 @pytest.mark.parametrize(
