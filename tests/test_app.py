@@ -1431,24 +1431,34 @@ def test_the_slices_picture_is_shown_for_the_task_that_fills_it(task, shown):
     assert (page_events.run_page(text, task=task)[-1] is not None) is shown
 
 
-def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
-    summary, comparison, one_system, two_systems, text, button = page_events.show_task(texts.TWO_SYSTEMS)
-    assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == (
-        False,
-        True,
-        False,
-        True,
-    )
-    assert text["label"] == texts.TWO_SYSTEMS_LABEL and "system B's tag" in text["label"]
-    assert button["value"] == "Compare"
-    summary, comparison, one_system, two_systems, text, button = page_events.show_task(texts.ONE_SYSTEM)
-    assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == (
-        True,
-        False,
-        True,
-        False,
-    )
-    assert text["label"] == texts.ONE_SYSTEM_LABEL and button["value"] == "Evaluate"
+# (summary, comparison, one system's outputs, two systems' outputs) shown; the editor's label, a phrase in it; the
+# button's word.
+SHOWN_FOR_TASK = [
+    pytest.param(
+        texts.TWO_SYSTEMS,
+        (False, True, False, True),
+        texts.TWO_SYSTEMS_LABEL,
+        "system B's tag",
+        "Compare",
+        id="two-systems",
+    ),
+    pytest.param(
+        texts.ONE_SYSTEM,
+        (True, False, True, False),
+        texts.ONE_SYSTEM_LABEL,
+        "predicted tag",
+        "Evaluate",
+        id="one-system",
+    ),
+]
+
+
+@pytest.mark.parametrize(("task", "visible", "label", "phrase", "word"), SHOWN_FOR_TASK)
+def test_show_task_shows_its_outputs_and_says_what_the_editor_reads(task, visible, label, phrase, word):
+    summary, comparison, one_system, two_systems, text, button = page_events.show_task(task)
+    assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == visible
+    assert text["label"] == label and phrase in text["label"]
+    assert button["value"] == word
 
 
 @pytest.mark.parametrize(
