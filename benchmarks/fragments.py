@@ -23,7 +23,6 @@ before and after in one process. Times are never asserted in tests.
 from __future__ import annotations
 
 import argparse
-import gc
 import random
 import statistics
 import sys
@@ -36,6 +35,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from contextlib import ExitStack  # noqa: E402
 
+from measure import interleaved_times  # noqa: E402
 from revisions import earlier_module  # noqa: E402
 from spans import flat_documents  # noqa: E402
 
@@ -97,16 +97,8 @@ def extents(batch):
 def median_times(calls, repeats):
     """The median and the fastest CPU time (`time.process_time`, steadier than wall time on a loaded machine) of
     each call over `repeats` runs, after a warm-up, the calls interleaved run by run; `gc.collect()` before each
-    run."""
-    for call in calls.values():
-        call()
-    times = {name: [] for name in calls}
-    for _ in range(repeats):
-        for name, call in calls.items():
-            gc.collect()
-            start = time.process_time()
-            call()
-            times[name].append(time.process_time() - start)
+    run (`measure.interleaved_times`)."""
+    times = interleaved_times(calls, repeats, time.process_time)
     return {name: (statistics.median(values), min(values)) for name, values in times.items()}
 
 

@@ -82,19 +82,27 @@ def take_turns(
     return cells, results
 
 
-def median_times(calls: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """The median time of each call over `repeats` runs, after one warm-up run each (imports, caches), the
-    calls interleaved run by run (run 1 of every call, then run 2 ...): for the standalone scripts."""
+def interleaved_times(
+    calls: dict[str, Callable[[], object]], repeats: int, clock: Callable[[], float] = time.perf_counter
+) -> dict[str, list[float]]:
+    """Each call's `repeats` times by `clock`, after one warm-up run each (imports, caches), the calls interleaved
+    run by run (run 1 of every call, then run 2 ...), `gc.collect()` before each run."""
     for call in calls.values():
         call()
     times: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(repeats):
         for name, call in calls.items():
             gc.collect()
-            start = time.perf_counter()
+            start = clock()
             call()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
+            times[name].append(clock() - start)
+    return times
+
+
+def median_times(calls: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """The median time of each call over `repeats` interleaved runs (`interleaved_times`): for the standalone
+    scripts."""
+    return {name: statistics.median(values) for name, values in interleaved_times(calls, repeats).items()}
 
 
 def peak_memory(run: Callable[[], Any]) -> dict[str, Any]:

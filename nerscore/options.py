@@ -47,7 +47,7 @@ from .option_checks import (
     hashable_view,
 )
 from .option_flags import comma_list, labels_flag, partial_credit_flag, seen_flag, value_flag
-from .schemes import LENIENT, MODES, Scheme
+from .schemes import LENIENT, MODES, Scheme, split_tag
 
 # ---------------------------------------------------------------------------------------------------------
 # The table's parts: an option's flag, its entry, its field
@@ -393,10 +393,7 @@ def check_tag_options(options: Options) -> None:
     declared scheme among them (``B-PER`` for ``PER``) is a slip. Checked once the input is known to hold tags:
     span types are whatever the data holds (``B-cell``, ``I-95``)."""
     for label in options.labels or ():
-        if options.suffix:
-            prefix, hyphen, entity_type = label.rpartition("-")[::-1]
-        else:
-            prefix, hyphen, entity_type = label.partition("-")
+        prefix, hyphen, entity_type = split_tag(label, options.suffix)
         if hyphen and entity_type and prefix in options.scheme.roles:
             raise ValueError(
                 f"labels holds the tag {label!r}; labels are entity types: pass {entity_type!r} instead of {label!r}"

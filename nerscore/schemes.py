@@ -116,6 +116,17 @@ def _suggest_scheme(prefix: str, scheme: Scheme) -> Scheme:
     return (keeps_letters or owners)[0]
 
 
+def split_tag(tag: str, suffix: bool) -> tuple[str, str, str]:
+    """(prefix, hyphen, entity_type) of a string tag, split at its first hyphen (its last with `suffix`): the one
+    split of `parse_tag`, of the readings of a tag and of the labels' check (docs/scoring.md §1); `hyphen` is empty
+    where the tag has none."""
+    if suffix:
+        entity_type, hyphen, prefix = tag.rpartition("-")
+    else:
+        prefix, hyphen, entity_type = tag.partition("-")
+    return prefix, hyphen, entity_type
+
+
 def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[str, str] | None:
     """Split a tag into ``(prefix, entity_type)``; ``None`` for the outside tag ``O``.
 
@@ -134,10 +145,7 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
         raise InvalidInputError(
             f"found tag {shown(tag)}, {several} tags apart by white space; expected one tag per token ({ONE_STRING})"
         )
-    if suffix:
-        entity_type, hyphen, prefix = tag.rpartition("-")
-    else:
-        prefix, hyphen, entity_type = tag.partition("-")
+    prefix, hyphen, entity_type = split_tag(tag, suffix)
     if not hyphen:
         if tag in _ALL_PREFIXES:
             raise InvalidInputError(f"found tag {tag!r}, a prefix with no type; expected {expected}")
@@ -220,7 +228,7 @@ def _any_scheme_and(hand_built: Scheme) -> Scheme:
 
 def _one_letter(tag: str, suffix: bool) -> Scheme:
     """A scheme built by hand of the one prefix `tag` has, split as `parse_tag` splits it (a letter of no scheme)."""
-    prefix = tag.rpartition("-")[2] if suffix else tag.partition("-")[0]
+    prefix = split_tag(tag, suffix)[0]
     return Scheme("one letter", {prefix or "-": INSIDE}, "")
 
 
@@ -248,10 +256,7 @@ def readings_of(tag: str, hand_built: Scheme | None = None) -> frozenset[tuple[s
     schemes = SCHEMES if hand_built is None else {**SCHEMES, _reading_name(hand_built): hand_built}
     found: set[tuple[str, bool]] = set()
     for suffix in (False, True):
-        if suffix:
-            entity_type, hyphen, prefix = tag.rpartition("-")
-        else:
-            prefix, hyphen, entity_type = tag.partition("-")
+        prefix, hyphen, entity_type = split_tag(tag, suffix)
         if hyphen and entity_type and prefix != OUTSIDE:
             found.update((name, suffix) for name, scheme in schemes.items() if prefix in scheme.roles)
     return frozenset(found)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from itertools import count, islice, repeat
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Self, TypeVar, cast
 
 import numpy as np
 
@@ -90,18 +90,23 @@ class Counts:
         return possible_actual(self.correct, self.incorrect, self.partial, self.missed, self.spurious)[1]
 
 
+class _AddingFields:
+    """Counts held in a frozen dataclass's fields, which add field by field (batches, files, ranks)."""
+
+    def __add__(self, other: Self) -> Self:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        keys = [field.name for field in dataclasses.fields(self)]  # type: ignore[arg-type]  # (a dataclass mixed in)
+        return type(self)(*(getattr(self, key) + getattr(other, key) for key in keys))
+
+
 @dataclass(frozen=True)
-class TokenCounts:
+class TokenCounts(_AddingFields):
     """Of tag and id input: the tokens compared (after `ignore_index`) and those whose predicted tag is the same
     string as the reference tag, the numerator and denominator of `token_accuracy` (docs/scoring.md §7)."""
 
     tokens: int = 0
     equal: int = 0
-
-    def __add__(self, other: TokenCounts) -> TokenCounts:
-        if not isinstance(other, TokenCounts):
-            return NotImplemented
-        return TokenCounts(self.tokens + other.tokens, self.equal + other.equal)
 
 
 # docs/scoring.md §11: the boundary diagnostics, in the order of the result's keys.
@@ -110,7 +115,7 @@ DIAGNOSTIC_KEYS = (*BOUNDARY_KEYS, "split", "merged")
 
 
 @dataclass(frozen=True)
-class Diagnostics:
+class Diagnostics(_AddingFields):
     """What went wrong at the boundaries (docs/scoring.md §11): of the pairs of scenarios V and VI, those whose
     prediction contains the reference, lies inside it, or neither; and over all entities, pairing aside, the
     references overlapped by two or more predictions (`split`) and the predictions overlapping two or more
@@ -121,11 +126,6 @@ class Diagnostics:
     boundary_crossing: int = 0
     split: int = 0
     merged: int = 0
-
-    def __add__(self, other: Diagnostics) -> Diagnostics:
-        if not isinstance(other, Diagnostics):
-            return NotImplemented
-        return Diagnostics(*(a + b for a, b in zip(self.values(), other.values())))
 
     def values(self) -> tuple[int, ...]:
         return tuple(getattr(self, key) for key in DIAGNOSTIC_KEYS)

@@ -172,6 +172,15 @@ def trials(count: int) -> int:
     return min(count, max(QUICK_EXAMPLES, count // QUICK_SHARE)) if _quick else count
 
 
+def nested(depth: int, innermost: Any = None, container: Any = list) -> Any:
+    """`innermost` (an empty list if None) inside `depth` one-item `container`s, ``[[[...]]]``: deeper than Python's
+    repr or a recursive comparison can go (RecursionError), what a message or a check must bear."""
+    value = [] if innermost is None else innermost
+    for _ in range(depth):
+        value = container((value,))
+    return value
+
+
 def crossed(first: Iterable[Any], second: Iterable[Any], ids: Sequence[str] | None = None) -> list[Any]:
     """The cases of `first` × `second` for a two-name `parametrize`: the quick profile runs each of `first` once,
     with `second`'s values in turn (so each of those too), and the rest of the product is marked slow (the full

@@ -10,9 +10,9 @@ tokens. It never imports ner_semeval.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 # docs/scoring.md §1: the prefix letters of each scheme.
 LETTERS: dict[str, tuple[str, ...]] = {
@@ -175,6 +175,24 @@ def _matchings(edges: list[tuple[int, int]], k: int = 0, used_r=frozenset(), use
             yield [(i, j), *rest]
 
 
+E = TypeVar("E")  # an entity of either reading (Entity, Piecewise)
+
+
+def _best_rows(
+    references: Sequence[E],
+    predictions: Sequence[E],
+    edges: list[tuple[int, int]],
+    badness: Callable[[list[tuple[int, int]]], Any],
+) -> list[tuple[E | None, E | None]]:
+    """The rows of the matching of `edges` that `badness` ranks best (every matching tried), then each side's
+    entities left unmatched."""
+    best = min(_matchings(edges), key=badness)
+    rows: list[tuple[E | None, E | None]] = [(references[i], predictions[j]) for i, j in best]
+    rows.extend((r, None) for i, r in enumerate(references) if i not in {i for i, _ in best})
+    rows.extend((None, p) for j, p in enumerate(predictions) if j not in {j for _, j in best})
+    return rows
+
+
 def pair(references: list[Entity], predictions: list[Entity]) -> list[tuple[Entity | None, Entity | None]]:
     """docs/scoring.md §3 for one sentence: a list of (reference or None, prediction or None)."""
     rows: list[tuple[Entity | None, Entity | None]] = []
@@ -197,10 +215,7 @@ def pair(references: list[Entity], predictions: list[Entity]) -> list[tuple[Enti
             sorted((r.start, p.start) for r, p in pairs),  # (d)
         )
 
-    best = min(_matchings(edges), key=badness)
-    rows.extend((left_r[i], left_p[j]) for i, j in best)
-    rows.extend((r, None) for i, r in enumerate(left_r) if i not in {i for i, _ in best})
-    rows.extend((None, p) for j, p in enumerate(left_p) if j not in {j for _, j in best})
+    rows.extend(_best_rows(left_r, left_p, edges, badness))
     return rows
 
 
@@ -417,11 +432,7 @@ def pair_piecewise(
             sorted((r.fragments, r.kind, p.fragments, p.kind) for r, p in pairs),
         )
 
-    best = min(_matchings(edges), key=badness)
-    rows: list[tuple[Piecewise | None, Piecewise | None]] = [(references[i], predictions[j]) for i, j in best]
-    rows.extend((r, None) for i, r in enumerate(references) if i not in {i for i, _ in best})
-    rows.extend((None, p) for j, p in enumerate(predictions) if j not in {j for _, j in best})
-    return rows
+    return _best_rows(references, predictions, edges, badness)
 
 
 def piecewise_scenario(reference: Piecewise | None, prediction: Piecewise | None) -> str:

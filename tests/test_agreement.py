@@ -41,15 +41,22 @@ def span_unit_labels(annotations, texts=None):
             size = len(texts[sentence])
         else:
             size = max((end for entities in given if entities for _, end, _ in entities), default=0)
-        for unit in range(size):
-            row = []
-            for entities in given:
-                if entities is None:
-                    row.append(None)
-                    continue
-                covering = sorted({kind for start, end, kind in entities if start <= unit < end})
-                row.append("|".join(covering) if covering else "O")
-            rows.append(row)
+        rows.extend(unit_rows(given, size))
+    return rows
+
+
+def unit_rows(given, size):
+    """The rows of a sentence's `size` units: each annotator's label (its entities' covering types; None: missing)."""
+    rows = []
+    for unit in range(size):
+        row = []
+        for entities in given:
+            if entities is None:
+                row.append(None)
+                continue
+            covering = sorted({kind for start, end, kind in entities if start <= unit < end})
+            row.append("|".join(covering) if covering else "O")
+        rows.append(row)
     return rows
 
 
@@ -63,15 +70,7 @@ def tag_unit_labels(annotations):
             tags = annotations[name][sentence]
             decoded.append(None if tags is None else [(s.start, s.end, s.entity_type) for s in decode(tags)])
             size = size if tags is None else len(tags)
-        for unit in range(size):
-            row = []
-            for entities in decoded:
-                if entities is None:
-                    row.append(None)
-                    continue
-                covering = sorted({kind for start, end, kind in entities if start <= unit < end})
-                row.append("|".join(covering) if covering else "O")
-            rows.append(row)
+        rows.extend(unit_rows(decoded, size))
     return rows
 
 

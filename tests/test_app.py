@@ -946,9 +946,14 @@ def test_heatmap_numbers_are_the_metric_confusion_matrix(data, mode):
     assert confusion.as_dict() == expected["confusion"]
 
 
-def test_readme_states_the_pages_caps():
+def space_doc_section(until: str) -> str:
+    """docs/space.md from its Space section up to `until`, white space folded: where the page's claims are read."""
     readme = (REPO / "docs" / "space.md").read_text(encoding="utf-8")
-    section = " ".join(readme.split("<!-- space-section -->", 1)[1].split("![The ner_semeval Space", 1)[0].split())
+    return " ".join(readme.split("<!-- space-section -->", 1)[1].split(until, 1)[0].split())
+
+
+def test_readme_states_the_pages_caps():
+    section = space_doc_section("![The ner_semeval Space")
     for claim in [
         f"the scenario table shows the first {caps.MAX_TABLE_ROWS:,} rows",
         f"the per-type table the {caps.MAX_SHOWN_TYPES} most frequent types",
@@ -1426,24 +1431,34 @@ def test_the_slices_picture_is_shown_for_the_task_that_fills_it(task, shown):
     assert (page_events.run_page(text, task=task)[-1] is not None) is shown
 
 
-def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
-    summary, comparison, one_system, two_systems, text, button = page_events.show_task(texts.TWO_SYSTEMS)
-    assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == (
-        False,
-        True,
-        False,
-        True,
-    )
-    assert text["label"] == texts.TWO_SYSTEMS_LABEL and "system B's tag" in text["label"]
-    assert button["value"] == "Compare"
-    summary, comparison, one_system, two_systems, text, button = page_events.show_task(texts.ONE_SYSTEM)
-    assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == (
-        True,
-        False,
-        True,
-        False,
-    )
-    assert text["label"] == texts.ONE_SYSTEM_LABEL and button["value"] == "Evaluate"
+# (summary, comparison, one system's outputs, two systems' outputs) shown; the editor's label, a phrase in it; the
+# button's word.
+SHOWN_FOR_TASK = [
+    pytest.param(
+        texts.TWO_SYSTEMS,
+        (False, True, False, True),
+        texts.TWO_SYSTEMS_LABEL,
+        "system B's tag",
+        "Compare",
+        id="two-systems",
+    ),
+    pytest.param(
+        texts.ONE_SYSTEM,
+        (True, False, True, False),
+        texts.ONE_SYSTEM_LABEL,
+        "predicted tag",
+        "Evaluate",
+        id="one-system",
+    ),
+]
+
+
+@pytest.mark.parametrize(("task", "visible", "label", "phrase", "word"), SHOWN_FOR_TASK)
+def test_show_task_shows_its_outputs_and_says_what_the_editor_reads(task, visible, label, phrase, word):
+    summary, comparison, one_system, two_systems, text, button = page_events.show_task(task)
+    assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == visible
+    assert text["label"] == label and phrase in text["label"]
+    assert button["value"] == word
 
 
 @pytest.mark.parametrize(
@@ -1499,8 +1514,7 @@ def test_an_upload_that_cannot_be_read_is_a_message(tmp_path, monkeypatch, path,
 
 
 def test_readme_states_how_the_page_compares():
-    readme = (REPO / "docs" / "space.md").read_text(encoding="utf-8")
-    section = " ".join(readme.split("<!-- space-section -->", 1)[1].split("## Speed", 1)[0].split())
+    section = space_doc_section("## Speed")
     for claim in [
         f"The page uses {caps.COMPARE_RESAMPLES:,} resamples and seed {caps.COMPARE_SEED}",
         f"p is then never below 1/{caps.COMPARE_RESAMPLES + 1:,}",

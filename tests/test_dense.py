@@ -10,6 +10,7 @@ import contextlib
 import random
 import tracemalloc
 from collections import Counter
+from collections.abc import Iterator
 from unittest import mock
 
 import numpy as np
@@ -88,9 +89,10 @@ def started(way: str) -> contextlib.ExitStack:
     return stack
 
 
-def dense_counts(predictions, references, min_overlap=None):
-    """The array path's tally with every dense sentence on the matrix, and how many were proven there."""
-    proven = []
+@contextlib.contextmanager
+def dense_pairs_watched() -> Iterator[list[bool]]:
+    """`dense.dense_pairs` tried on every sentence (`_LEAST_CELLS` 0), each call listed: True where it paired it."""
+    proven: list[bool] = []
     real = dense.dense_pairs
 
     def spy(*arguments):
@@ -98,12 +100,15 @@ def dense_counts(predictions, references, min_overlap=None):
         proven.append(found is not None)
         return found
 
+    with mock.patch.object(dense, "_LEAST_CELLS", 0), mock.patch.object(dense, "dense_pairs", spy):
+        yield proven
+
+
+def dense_counts(predictions, references, min_overlap=None):
+    """The array path's tally with every dense sentence on the matrix, and how many were proven there."""
     options = ns.Options.of(min_overlap=min_overlap)
-    with (
-        mock.patch.object(component_arrays, "_PAIRS_PER_SENTENCE", 0),  # every sentence large
-        mock.patch.object(dense, "_LEAST_CELLS", 0),
-        mock.patch.object(dense, "dense_pairs", spy),
-    ):
+    every_sentence_large = mock.patch.object(component_arrays, "_PAIRS_PER_SENTENCE", 0)
+    with every_sentence_large, dense_pairs_watched() as proven:
         fast = span_arrays.count_spans(predictions, references, options)
     assert fast is not None
     return fast.tally, sum(proven)
@@ -348,15 +353,7 @@ def test_dense_clusters_on_arrays_pair_by_value_as_value_pair(seed) -> None:
         if k and rng.random() < 0.3:
             references = references + references[:3]  # copies: left to the listed pairs
         sentences.append((references, predictions))
-    solved = []
-    real = dense.dense_pairs
-
-    def spy(*arguments):
-        found = real(*arguments)
-        solved.append(found is not None)
-        return found
-
-    with mock.patch.object(dense, "_LEAST_CELLS", 0), mock.patch.object(dense, "dense_pairs", spy):
+    with dense_pairs_watched() as solved:
         found = value_arrays_rows(sentences, table, min_overlap)
     assert any(solved)
     expected: Counter = Counter()

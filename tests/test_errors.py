@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import nested
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -347,14 +348,6 @@ def test_a_letter_the_scheme_lacks_suggests_a_scheme_that_has_it(scheme: str, ta
 # ---------------------------------------------------------------------------------------------------------
 # Values nested deep or of many digits (issue 16, item 10): the message shows them cut short, and says where
 # ---------------------------------------------------------------------------------------------------------
-
-
-def nested(depth: int) -> list:
-    """A list nested `depth` deep: ``[[[...]]]``, as no repr of Python's can write (it recurses)."""
-    value: list = []
-    for _ in range(depth):
-        value = [value]
-    return value
 
 
 DEEP = nested(100_000)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from test_hipe import GERMAN
-from test_hipe_table import GOLD, LINK_GOLD, LINK_SYSTEM, SYSTEM
+from test_hipe_table import GOLD, LINK_GOLD, LINK_SYSTEM, SYSTEM, written_pair
 
 from nerscore import HIPE_2020_TYPES, compute_semeval, format_hipe_table, hipe_table, main
 from nerscore.files.hipe_table import hipe_inputs
@@ -16,9 +16,7 @@ from nerscore.files.hipe_table import hipe_inputs
 
 @pytest.fixture
 def files(tmp_path: Path) -> tuple[str, str]:
-    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle4_en_1.tsv"
-    gold.write_text("\n".join(GOLD) + "\n", encoding="utf-8")
-    system.write_text("\n".join(SYSTEM) + "\n", encoding="utf-8")
+    gold, system = written_pair(tmp_path, GOLD, SYSTEM, 4)
     return str(gold), str(system)
 
 
@@ -127,9 +125,7 @@ def test_hipe_reads_its_own_files(files: tuple[str, str], capsys: pytest.Capture
 
 @pytest.fixture
 def link_files(tmp_path: Path) -> tuple[str, str]:
-    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle5_en_1.tsv"
-    gold.write_text("\n".join(LINK_GOLD) + "\n", encoding="utf-8")
-    system.write_text("\n".join(LINK_SYSTEM) + "\n", encoding="utf-8")
+    gold, system = written_pair(tmp_path, LINK_GOLD, LINK_SYSTEM, 5)
     return str(gold), str(system)
 
 

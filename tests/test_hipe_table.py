@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import nested
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,12 +58,17 @@ SYSTEM = [HEADER] + [
 ]
 
 
+def written_pair(tmp_path: Path, gold_lines: list[str], system_lines: list[str], bundle: int) -> tuple[Path, Path]:
+    """A gold file and a response to it (named as HIPE's runs are, of `bundle`), written in `tmp_path`."""
+    gold, system = tmp_path / "gold.tsv", tmp_path / f"team0_bundle{bundle}_en_1.tsv"
+    gold.write_text("\n".join(gold_lines) + "\n", encoding="utf-8")
+    system.write_text("\n".join(system_lines) + "\n", encoding="utf-8")
+    return gold, system
+
+
 @pytest.fixture
 def files(tmp_path: Path) -> tuple[Path, Path]:
-    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle4_en_1.tsv"
-    gold.write_text("\n".join(GOLD) + "\n", encoding="utf-8")
-    system.write_text("\n".join(SYSTEM) + "\n", encoding="utf-8")
-    return gold, system
+    return written_pair(tmp_path, GOLD, SYSTEM, 4)
 
 
 def by_name(rows: list[dict]) -> dict[tuple[str, str], dict]:
@@ -238,10 +244,7 @@ def test_a_refused_pairing_names_its_document(
 
 @pytest.fixture
 def link_files(tmp_path: Path) -> tuple[Path, Path]:
-    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle5_en_1.tsv"
-    gold.write_text("\n".join(LINK_GOLD) + "\n", encoding="utf-8")
-    system.write_text("\n".join(LINK_SYSTEM) + "\n", encoding="utf-8")
-    return gold, system
+    return written_pair(tmp_path, LINK_GOLD, LINK_SYSTEM, 5)
 
 
 def test_links_at_n_best_as_the_scorer_names_them(link_files: tuple[Path, Path]) -> None:
@@ -406,14 +409,7 @@ def test_every_group_of_periods_and_levels_is_the_tables_row(documents, pairing)
                 assert (row["TP"], row["FP"], row["FN"]) == (correct, actual - correct, possible - correct)
 
 
-def _nested(depth: int) -> list:
-    value: list = []
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
-_DEEP = _nested(100_000)
+_DEEP = nested(100_000)
 
 
 @pytest.mark.parametrize(

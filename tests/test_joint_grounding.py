@@ -237,20 +237,27 @@ def competing(n: int) -> tuple[str, list[Span], list[tuple[str, str]]]:
 REMAINING = {"competing": competing}
 
 
-@pytest.mark.parametrize("build", [*ADVERSARIAL.values(), competing], ids=[*ADVERSARIAL, "competing"])
-def test_40_contested_occurrences_cost_one_flow_per_text_and_type(build, monkeypatch) -> None:
-    # Counted at the flow itself, so that the count stops a search that would not end (before issue 17: 2**41
-    # flows; before issue 31, n + 5 for "competing").
-    solved = []
+def flows_counted(monkeypatch: pytest.MonkeyPatch, most: int, beyond: str) -> list[int]:
+    """The flows the grounding solves, one item each, counted at the flow itself so that the count stops a search
+    that would not end (an AssertionError saying `beyond` past `most` flows); clear it to count afresh."""
+    solved: list[int] = []
     solve = joint_grounding.max_weight_flow
 
     def counted(*arguments):
         solved.append(1)
-        if len(solved) > 2:
-            raise AssertionError("more than one flow for each of two texts and types")
+        if len(solved) > most:
+            raise AssertionError(beyond)
         return solve(*arguments)
 
     monkeypatch.setattr(joint_grounding, "max_weight_flow", counted)
+    return solved
+
+
+@pytest.mark.parametrize("build", [*ADVERSARIAL.values(), competing], ids=[*ADVERSARIAL, "competing"])
+def test_40_contested_occurrences_cost_one_flow_per_text_and_type(build, monkeypatch) -> None:
+    # Counted at the flow itself, so that the count stops a search that would not end (before issue 17: 2**41
+    # flows; before issue 31, n + 5 for "competing").
+    solved = flows_counted(monkeypatch, 2, "more than one flow for each of two texts and types")
     text, references, predictions = build(40)
     with tracked() as tracker:
         spans = ground_predictions(predictions, Haystack.of(text, False), False, references, None)
@@ -283,16 +290,7 @@ def red_team_block(offset: int = 0, seed: int = 1) -> tuple[list[Span], list[tup
 
 def test_the_red_team_blocks_cost_one_flow_per_text_and_type(monkeypatch) -> None:
     # One block, then two joined by one reference (before: more than 200,000 flows): each a flow per type at most.
-    solved = []
-    solve = joint_grounding.max_weight_flow
-
-    def counted(*arguments):
-        solved.append(1)
-        if len(solved) > 3:
-            raise AssertionError("more than one flow for each of three texts and types")
-        return solve(*arguments)
-
-    monkeypatch.setattr(joint_grounding, "max_weight_flow", counted)
+    solved = flows_counted(monkeypatch, 3, "more than one flow for each of three texts and types")
     first, predictions = red_team_block()
     second, more = red_team_block(26, seed=2)
     for text, references, listed in [

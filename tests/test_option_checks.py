@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+from conftest import nested
 
 import nerscore as ns
 
@@ -89,19 +90,12 @@ def test_slice_edges_past_64_bits_are_refused(slice_name: str, edges: list[int],
     )
 
 
-def _deep(depth: int) -> list:
-    value: list = []
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
 # confusion given anything but True, False or "sparse" says what it found, of any size or depth (an integer of
 # 5,001 digits raised "Exceeds the limit (4300 digits)", a list 100,000 deep RecursionError, an array numpy's
 # "truth value of an array is ambiguous", each while the message was written).
 BAD_CONFUSION = {
     "5,001 digits": (10**5000, r"found <int of about 5,001 digits>"),
-    "100,000 deep": (_deep(100_000), r"found \[\[\[\["),
+    "100,000 deep": (nested(100_000), r"found \[\[\[\["),
     "an array": (np.array(["sparse", "sparse"]), r"found array\("),
     "a number": (1, r"found 1$"),
 }

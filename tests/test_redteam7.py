@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+from conftest import nested
 
 from nerscore import Accumulator, Options, agreement, compare_semeval, compute_semeval, summarize_runs
 
@@ -113,13 +114,6 @@ def test_pooled_f_is_that_of_both_directions_counted(annotations: dict, options:
     }
 
 
-def _nested(depth: int) -> tuple:
-    value: tuple = ("x",)
-    for _ in range(depth):
-        value = (value,)
-    return value
-
-
 # Two equal document ids 990 deep (within the old bound of 1,000 on what is hashed) met in a dict, which compares
 # them one level a frame: RecursionError ("maximum recursion depth exceeded in comparison"). Refused where they
 # are read, as deeper ones are.
@@ -144,13 +138,7 @@ TWIN_DOCUMENTS_TOO_DEEP = [
 
 def _twins_990_deep() -> list[tuple]:
     """Two equal tuples 990 deep, distinct objects: a dict that meets both compares them one level a frame."""
-    twins = []
-    for _ in range(2):
-        value: tuple = ("x",)
-        for _ in range(990):
-            value = (value,)
-        twins.append(value)
-    return twins
+    return [nested(990, ("x",), tuple) for _ in range(2)]
 
 
 @pytest.mark.parametrize("call", TWIN_DOCUMENTS_TOO_DEEP)
@@ -184,22 +172,15 @@ def test_changing_a_results_rows_changes_no_later_result(change: Any, options: d
     assert counted.result() == expected
 
 
-def _deep_list(leaf: str) -> list:
-    value: list = [leaf]
-    for _ in range(5_000):
-        value = [value]
-    return value
-
-
 # compare_semeval's check that references_b are the references: a malformed tag that is a list nested 5,000 deep
 # raised RecursionError, in its repr (one side) or in the comparison (both), where compute_semeval refuses the same
 # value as a ValueError at its token.
 _TWO = [["O", "O"]]
 DEEP_REFERENCES_B = [
-    pytest.param(_TWO, [["O", _deep_list("O")]], r"^references_b, sentence 0: references_b differs", id="in-copy"),
+    pytest.param(_TWO, [["O", nested(5_000, ["O"])]], r"^references_b, sentence 0: references_b differs", id="in-copy"),
     pytest.param(
-        [["O", _deep_list("O")]],
-        [["O", _deep_list("X")]],
+        [["O", nested(5_000, ["O"])]],
+        [["O", nested(5_000, ["X"])]],
         r"^references, sentence 0, token 1: found \[+\.\.\. \(list\)",
         id="in-both",
     ),

@@ -11,35 +11,6 @@ import pytest
 
 from nerscore.cli import main
 
-# JSON lines of spans whose first line's first entity is malformed: the form of the chunk is judged by that entity,
-# outside the reading that names each line, so the message named no file and no line ("error: references, sentence
-# 0, ..."), where the same entity on the second line is named at its line.
-FIRST_ENTITY_MALFORMED = [
-    pytest.param(
-        '{"text": "Ada met Bob", "references": [[[0], "Ada"]], "predictions": [["PER", "Ada"]]}',
-        r"references, entity 0: found \[\[0\], 'Ada'\], whose type and text are list and str",
-        id="type-a-list",
-    ),
-    pytest.param(
-        '{"text": "Ada met Bob", "references": ["PER", "Ada"], "predictions": [["PER", "Ada"]]}',
-        r"references: found the entity \['PER', 'Ada'\] where a batch holds one list per sentence",
-        id="an-entity-not-in-a-list",
-    ),
-]
-
-
-@pytest.mark.parametrize(("line", "message"), FIRST_ENTITY_MALFORMED)
-def test_a_malformed_entity_of_a_span_files_first_line_is_named_at_its_line(
-    line: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = tmp_path / "spans.jsonl"
-    path.write_text(f"{line}\n", encoding="utf-8")
-    assert main(["--spans", str(path)]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert re.match(rf"{re.escape(str(path))}:1: {message}", captured.err), captured.err
-
-
 # `ner-semeval agreement` of one file per annotator (CoNLL files, doccano's JSONL): an error in the second
 # annotator's file was placed at the first file's line of that sentence ("annotations['b.conll'], ... (a.conll:4)"),
 # a line of another file, which holds no such tag; the files' lines differ where blank lines do.

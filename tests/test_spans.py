@@ -768,6 +768,19 @@ BAD_SPAN_FILES = [
         r":1: predictions, entity 0: found .*, which has no type",
         id="no-type",
     ),
+    # The first line's first entity malformed: the form of the chunk is judged by that entity, outside the reading
+    # that names each line, so the message named no file and no line ("error: references, sentence 0, ..."), where
+    # the same entity on the second line is named at its line (redteam9).
+    pytest.param(
+        '{"text": "Ada met Bob", "references": [[[0], "Ada"]], "predictions": [["PER", "Ada"]]}\n',
+        r"^spans\.jsonl:1: references, entity 0: found \[\[0\], 'Ada'\], whose type and text are list and str",
+        id="first-entity-type-a-list",
+    ),
+    pytest.param(
+        '{"text": "Ada met Bob", "references": ["PER", "Ada"], "predictions": [["PER", "Ada"]]}\n',
+        r"^spans\.jsonl:1: references: found the entity \['PER', 'Ada'\] where a batch holds one list per sentence",
+        id="first-entity-not-in-a-list",
+    ),
 ]
 
 
@@ -778,7 +791,8 @@ def test_malformed_spans_file_exits_2_naming_the_line(tmp_path, capsys, content,
     assert ns.main(["--spans", str(path)]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert re.search(match, captured.err), captured.err
+    assert captured.err.startswith(f"{path.parent}/"), captured.err  # the file named, and the line (the match)
+    assert re.search(match, captured.err.removeprefix(f"{path.parent}/")), captured.err
 
 
 @pytest.mark.parametrize(

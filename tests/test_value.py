@@ -7,6 +7,7 @@ option, bootstrap included; and every bad weight, key, preset or partial credit 
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -292,27 +293,18 @@ def test_overlap_credit_is_the_entities_rows_shares() -> None:
             assert result["partial_precision"] == float((correct + total) / actual)
         if possible:
             assert result["partial_recall"] == float((correct + total) / possible)
-        for entity_type in "ABC":
-            rows = result["entities"]
+        # Per type, each side's entities of that type: the references' make recall, the predictions' precision.
+        sides = [("reference", "possible", "recall", credit), ("prediction", "actual", "precision", credit_p)]
+        for entity_type, (side, count, measure, side_credit) in itertools.product("ABC", sides):
             type_correct = sum(
                 1
-                for row in rows
-                if row["partial"] == "COR" and row["reference"] and row["reference"]["type"] == entity_type
+                for row in result["entities"]
+                if row["partial"] == "COR" and (row[side] or {}).get("type") == entity_type
             )
-            type_possible = result.get(f"{entity_type}_partial_possible", 0)
-            if type_possible:
-                assert result[f"{entity_type}_partial_recall"] == float(
-                    (type_correct + credit.get(entity_type, 0)) / type_possible
-                )
-            type_correct_p = sum(
-                1
-                for row in rows
-                if row["partial"] == "COR" and row["prediction"] and row["prediction"]["type"] == entity_type
-            )
-            type_actual = result.get(f"{entity_type}_partial_actual", 0)
-            if type_actual:
-                assert result[f"{entity_type}_partial_precision"] == float(
-                    (type_correct_p + credit_p.get(entity_type, 0)) / type_actual
+            type_count = result.get(f"{entity_type}_partial_{count}", 0)
+            if type_count:
+                assert result[f"{entity_type}_partial_{measure}"] == float(
+                    (type_correct + side_credit.get(entity_type, 0)) / type_count
                 )
 
 
