@@ -1,0 +1,37 @@
+"""A fifteenth hostile sweep, of the files and the command line (issue 31): each named case failed on the code
+before its fix."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from nerscore import cli
+from nerscore.files import file_counts
+
+# --spans read a file in chunks of entities and judged each chunk's form alone: a line without 'text' beside
+# string entities was refused when both fell in one chunk ("found string entities", at a line holding none) and
+# scored when they fell in two (a line of 32,768 entities first: "strings, 0 ungrounded", status 0). A file is one
+# batch (docs/scoring.md §1b): refused whatever the chunks, at the line without text, naming the strings' line.
+_STRINGS = {"text": "Ada met Bob", "references": [["PER", "Ada"]], "predictions": [["PER", "Ada"]]}
+_TEXTLESS = {"references": [], "predictions": [[0, 1, "X"]]}
+STRINGS_WITHOUT_TEXT = [
+    pytest.param([_TEXTLESS, _STRINGS], ":1: found no 'text', which a file of string entities (line 2)", id="first"),
+    pytest.param([_STRINGS, _TEXTLESS], ":2: found no 'text', which a file of string entities (line 1)", id="after"),
+    pytest.param([_STRINGS, {**_STRINGS, "text": None}], ":2: found string entities and no 'text'", id="its-own"),
+]
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 1 << 15], ids=["chunk-1", "chunk-2", "chunk-default"])
+@pytest.mark.parametrize(("lines", "message"), STRINGS_WITHOUT_TEXT)
+def test_a_line_without_text_in_a_file_of_string_entities_is_refused_however_it_is_chunked(
+    lines: list[dict], message: str, chunk: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    monkeypatch.setattr(file_counts, "_CLI_CHUNK_ENTITIES", chunk)
+    path = tmp_path / "spans.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert cli.main(["--spans", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"{path}{message}" in captured.err, captured.err
