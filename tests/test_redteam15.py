@@ -3,7 +3,9 @@ before its fix."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,26 @@ def test_a_line_without_text_in_a_file_of_string_entities_is_refused_however_it_
     assert cli.main(["--spans", str(path)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and f"{path}{message}" in captured.err, captured.err
+
+
+# --conlleval wrote its report and its stops on sys.stdout.buffer and sys.stderr.buffer: an embedder's text stream
+# without one (contextlib.redirect_stdout(io.StringIO()), a notebook's stream) raised AttributeError, a traceback.
+# Now the bytes as text, a byte that is not UTF-8 kept as standard input's text keeps it (surrogateescape).
+NO_BUFFER = [
+    pytest.param(b"EU B-ORG B-ORG\n", "stdout", 0, "processed 1 tokens with 1 phrases", id="report"),
+    pytest.param(b"EU B-\xe9 B-\xe9\n", "stdout", 0, "             \udce9: precision: 100.00%", id="latin-1-type"),
+    pytest.param(b"EU B-ORG B-ORG\nx O\n", "stderr", 1, "unexpected number of features: 2 (3)\n", id="stop"),
+]
+
+
+@pytest.mark.parametrize(("data", "stream", "status", "expected"), NO_BUFFER)
+def test_conlleval_writes_on_text_streams_without_a_buffer(
+    data: bytes, stream: str, status: int, expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "x.conll"
+    path.write_bytes(data)
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    assert cli.main(["--conlleval", str(path)]) == status
+    assert expected in {"stdout": out, "stderr": err}[stream].getvalue()
