@@ -60,3 +60,35 @@ def test_conlleval_writes_on_text_streams_without_a_buffer(
     monkeypatch.setattr(sys, "stderr", err)
     assert cli.main(["--conlleval", str(path)]) == status
     assert expected in {"stdout": out, "stderr": err}[stream].getvalue()
+
+
+# A byte-order mark was dropped at a file's start only: files joined (cat a.conll b.conll | ner-semeval), the
+# second saved with one, read its "-DOCSTART-" line as a token (3 tokens in 3 sentences, token accuracy 0.67,
+# against 2 in 2 and 0.5 for the files given apart), its blank line as a line of 1 column, and its JSON lines
+# refused ("Unexpected UTF-8 BOM"). Now a mark at any line's start is dropped: joined files read as without it.
+_BOM = b"\xef\xbb\xbf"
+JOINED_FILES = [
+    pytest.param([], b"-DOCSTART- O O\n\nEU B-ORG B-ORG\n", b"-DOCSTART- O O\n\nBob B-PER O\n", id="docstart"),
+    pytest.param([], b"EU B-ORG B-ORG\n", b"\nBob B-PER O\n", id="blank-line"),
+    pytest.param(
+        ["--by-document", "--bootstrap", "20"],
+        b"EU B-ORG B-ORG\nAda B-PER O\n\n",
+        b"-DOCSTART- O O\nBob B-PER O\n\nAnn B-PER B-PER\n",
+        id="documents",
+    ),
+    pytest.param(["--spans", "-"], json.dumps(_STRINGS).encode() + b"\n", json.dumps(_STRINGS).encode(), id="json"),
+]
+
+
+@pytest.mark.parametrize(("flags", "first", "second"), JOINED_FILES)
+def test_files_joined_read_alike_with_a_byte_order_mark_or_without(
+    flags: list[str], first: bytes, second: bytes, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    results = []
+    for joined in (first + second, first + _BOM + second):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(joined)))
+        status = cli.main([*flags, "--json"])
+        captured = capsys.readouterr()
+        assert status == 0, captured.err
+        results.append(json.loads(captured.out))
+    assert results[1] == results[0]

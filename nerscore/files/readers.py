@@ -391,15 +391,17 @@ def lone_surrogate(line: str, record: Any) -> str | None:
 
 def text_lines(handle: Iterable[bytes | str], source: str) -> Iterator[str]:
     """The lines of a file as text: UTF-8 bytes decoded (a text stream passes as it is), a byte-order mark at
-    the start dropped (as the Space does); a byte that is not UTF-8 is a `ConllError` naming the line."""
+    the start of a line dropped (as the Space drops the file's: files joined, ``cat a b``, read as the files one
+    after the other, a ``-DOCSTART-`` line after the mark a document's start); a byte that is not UTF-8 is a
+    `ConllError` naming the line."""
     for number, raw in enumerate(handle, start=1):
         if isinstance(raw, str):  # (a surrogate is what no UTF-8 decodes to: a label printed later raised)
             if found := _SURROGATE.search(raw):
                 at = f"character {ord(found.group()):#06x} at column {found.start() + 1}"
                 raise ConllError(source, number, f"{at} is no text UTF-8 can hold (a lone surrogate); expected text")
-            yield raw.removeprefix("\ufeff") if number == 1 else raw
+            yield raw.removeprefix("\ufeff")
             continue
-        raw = raw.removeprefix(codecs.BOM_UTF8) if number == 1 else raw
+        raw = raw.removeprefix(codecs.BOM_UTF8)
         try:  # (decoded inline: a line of valid UTF-8, nearly all, costs no call)
             yield raw.decode("utf-8")
         except UnicodeDecodeError:
