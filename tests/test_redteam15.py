@@ -3,12 +3,16 @@ before its fix."""
 
 from __future__ import annotations
 
+import errno
 import io
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 from nerscore import cli
 from nerscore.files import file_counts
@@ -92,3 +96,46 @@ def test_files_joined_read_alike_with_a_byte_order_mark_or_without(
         assert status == 0, captured.err
         results.append(json.loads(captured.out))
     assert results[1] == results[0]
+
+
+# Output that cannot be written but for a closed pipe (a full disk: ENOSPC, /dev/full; an I/O error) was a
+# traceback ending "OSError: [Errno 28] No space left on device", status 1. Now said on standard error, status 2.
+class _FullDisk(io.StringIO):
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+UNWRITABLE = [
+    pytest.param([], id="summary"),
+    pytest.param(["--json"], id="json"),
+    pytest.param(["--conlleval"], id="conlleval"),
+    pytest.param(["agreement"], id="agreement"),
+]
+
+
+@pytest.mark.parametrize("flags", UNWRITABLE)
+def test_output_that_cannot_be_written_is_said_not_a_traceback(
+    flags: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "x.conll"
+    path.write_text("EU B-ORG B-ORG\n", encoding="utf-8")
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", _FullDisk())
+    monkeypatch.setattr(sys, "stderr", err)
+    argv = [*flags, str(path)] if flags != ["agreement"] else ["agreement", str(path), str(path)]
+    assert cli.main(argv) == 2
+    assert err.getvalue() == "error: cannot write to standard output: [Errno 28] No space left on device\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_disk_ends_the_command_with_one_line_and_status_2(tmp_path: Path) -> None:
+    path = tmp_path / "x.conll"
+    path.write_text("EU B-ORG B-ORG\n", encoding="utf-8")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "nerscore", str(path)], stdout=full, stderr=subprocess.PIPE, text=True, cwd=REPO
+        )
+    assert (done.returncode, done.stderr) == (
+        2,
+        "error: cannot write to standard output: [Errno 28] No space left on device\n",
+    )

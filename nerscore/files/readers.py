@@ -5,6 +5,7 @@ JSON lines of spans. Each yields as it reads, and a malformed line is a `ConllEr
 from __future__ import annotations
 
 import codecs
+import contextlib
 import os
 import re
 import sys
@@ -100,12 +101,18 @@ def print_error(error: Exception, where: str = "", folder: str = _FOLDER) -> int
 def print_output(write: Callable[[], object]) -> int:
     """A command's output: `write()` on standard output, flushed, and the exit status 0. A reader that closed the
     pipe (`ner-semeval FILE | head`) has seen enough: standard output then goes to os.devnull, so that Python's
-    own flush at exit does not report the closed pipe ("Exception ignored", exit status 120)."""
+    own flush at exit does not report the closed pipe ("Exception ignored", exit status 120). Output that cannot be
+    written otherwise (a full disk, ENOSPC; an I/O error) is said on standard error, status 2, not a traceback."""
     try:
         write()
         sys.stdout.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as error:
+        with contextlib.suppress(OSError, ValueError):  # (what is left unwritten goes nowhere at exit)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"error: cannot write to standard output: {error}", file=sys.stderr)
+        return 2
     return 0
 
 
