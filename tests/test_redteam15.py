@@ -139,3 +139,29 @@ def test_a_full_disk_ends_the_command_with_one_line_and_status_2(tmp_path: Path)
         2,
         "error: cannot write to standard output: [Errno 28] No space left on device\n",
     )
+
+
+# Standard output in an encoding that lacks a character printed (Windows' cp1252 for a file redirected, ascii):
+# agreement's table of annotators named by their files raised UnicodeEncodeError, a traceback, status 1; the
+# summary said "error: 'ascii' codec can't encode character '\xd6' in position 59", naming no cause. Now one line
+# that names the encoding, the character and the fix, status 2.
+ENCODINGS = [
+    pytest.param(["agreement", "{Öa.conll}", "{Öb.conll}"], id="agreement-names"),
+    pytest.param(["--per-type", "{Öa.conll}"], id="summary-types"),
+]
+
+
+@pytest.mark.parametrize("argv", ENCODINGS)
+def test_an_output_encoding_without_a_character_printed_is_named(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("Öa.conll", "Öb.conll"):
+        (tmp_path / name).write_text("EU B-ÖRG B-ÖRG\n", encoding="utf-8")
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
+    monkeypatch.setattr(sys, "stderr", err)
+    assert cli.main([str(tmp_path / a[1:-1]) if a.startswith("{") else a for a in argv]) == 2
+    assert err.getvalue() == (
+        "error: standard output's encoding, ascii, cannot write '\\xd6'; expected UTF-8 output: set "
+        "PYTHONIOENCODING=utf-8 (or run python -X utf8)\n"
+    )

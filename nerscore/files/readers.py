@@ -108,6 +108,14 @@ def print_output(write: Callable[[], object]) -> int:
         sys.stdout.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except UnicodeEncodeError as error:  # (a type's name the stream's encoding lacks: Windows' cp1252, ascii)
+        found = ascii(error.object[error.start : error.end])
+        print(
+            f"error: standard output's encoding, {error.encoding}, cannot write {found}; expected UTF-8 output: set "
+            "PYTHONIOENCODING=utf-8 (or run python -X utf8)",
+            file=sys.stderr,
+        )
+        return 2
     except OSError as error:
         with contextlib.suppress(OSError, ValueError):  # (what is left unwritten goes nowhere at exit)
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
