@@ -165,3 +165,37 @@ def test_an_output_encoding_without_a_character_printed_is_named(
         "error: standard output's encoding, ascii, cannot write '\\xd6'; expected UTF-8 output: set "
         "PYTHONIOENCODING=utf-8 (or run python -X utf8)\n"
     )
+
+
+# --confusion with an entity type "O" in a file (a tag B-O, a span of type "O") was refused when the matrix was
+# built, after the whole file was read: "error: found entity type 'O', ..." naming no file, line or entity, where
+# compute_semeval names the sentence and token. Now each chunk is checked as it is counted, at the file's line.
+_O_TYPE = "found entity type 'O', which the confusion matrix cannot tell"
+OUTSIDE_TYPES = [
+    pytest.param(
+        [], "EU B-ORG B-ORG\n\nrejects O O\nGerman B-MISC B-O\n", f":4: predicted (last) column: {_O_TYPE}", id="tag"
+    ),
+    pytest.param(
+        ["--spans"],
+        json.dumps({"text": "Ada met", "references": [[0, 3, "PER"]], "predictions": [[0, 3, "PER"], [4, 7, "O"]]}),
+        f":1: predictions, entity 1: {_O_TYPE}",
+        id="span",
+    ),
+    pytest.param(
+        ["--spans"],
+        "\n" + json.dumps({"text": "Ada met", "references": [["O", "Ada"]], "predictions": []}),
+        f":2: references, entity 0: {_O_TYPE}",
+        id="string",
+    ),
+]
+
+
+@pytest.mark.parametrize(("flags", "content", "message"), OUTSIDE_TYPES)
+def test_an_entity_type_o_with_confusion_is_named_at_its_line(
+    flags: list[str], content: str, message: str, tmp_path: Path, capsys
+) -> None:
+    path = tmp_path / "x.txt"
+    path.write_text(content + "\n", encoding="utf-8")
+    assert cli.main(["--confusion", *flags, str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(f"{path}{message}"), captured.err

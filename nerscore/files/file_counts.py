@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..accumulator import Accumulator, PerSentence, SentenceRuns, add_units
-from ..compute import count_batch, per_sentence_columns, scored_columns
+from ..compute import check_outside_type, count_batch, per_sentence_columns, scored_columns
 from ..errors import InvalidInputError
 from ..forms.inputs import SPANS, STRINGS, TAGS, batch_form
 from ..options import Options
@@ -56,7 +56,10 @@ def _count_sentences(sentences: list[ConllSentence], source: str, options: Optio
     try:
         if options.slices:
             columns = scored_columns(predictions, references, TAGS, options, columns)
-        return count_batch(predictions, references, TAGS, options, keep_sentences, columns)[0]
+        counted, rows = count_batch(predictions, references, TAGS, options, keep_sentences, columns)
+        if options.confusion:  # (an entity type "O" found where it is, not when the matrix is built: no line then)
+            check_outside_type(predictions, references, TAGS, options, counted.tally, rows)
+        return counted
     except InvalidInputError as error:
         if error.sentence is None or error.token is None:
             raise
@@ -100,9 +103,11 @@ def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -
     try:
         if options.slices:
             columns = scored_columns(predictions, references, SPANS, options, columns)
-        counted, _ = count_batch(
+        counted, rows = count_batch(
             predictions, references, form, options, keep_sentences=options.bootstrap > 0, columns=columns
         )
+        if options.confusion:
+            check_outside_type(predictions, references, form, options, counted.tally, rows)
     except InvalidInputError as error:
         raise _located_span_error(error, documents, source) from None
     ids = [
