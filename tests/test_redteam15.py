@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from nerscore import cli
+from nerscore import cli, read_hipe
 from nerscore.files import file_counts
 
 # --spans read a file in chunks of entities and judged each chunk's form alone: a line without 'text' beside
@@ -199,3 +199,40 @@ def test_an_entity_type_o_with_confusion_is_named_at_its_line(
     assert cli.main(["--confusion", *flags, str(path)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith(f"{path}{message}"), captured.err
+
+
+# read_hipe read a file twice where it was not laid out with numpy (a byte not UTF-8, a line of too many values):
+# a pipe (--hipe gold.tsv <(zcat system.tsv.gz)) was empty the second time, and the error was "the file is empty"
+# for a file that was not. And a codec of no text (read_hipe(path, encoding="rot13")) raised LookupError.
+_HIPE = "TOKEN\tNE-COARSE-LIT\n# document_id = d\nParis\tB-loc\n"
+PIPED_HIPE = [
+    pytest.param(
+        b"TOKEN\tNE-COARSE-LIT\n# document_id = d\nP\xe9ris\tB-loc\n", ":3: byte 0xe9 is not utf-8", id="latin-1"
+    ),
+    pytest.param(
+        b"TOKEN\tNE-COARSE-LIT\n# document_id = d\nParis\tB-loc\tO\n", ":3: 3 values where the header", id="values"
+    ),
+]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/fd"), reason="no /dev/fd")
+@pytest.mark.parametrize(("data", "message"), PIPED_HIPE)
+def test_a_hipe_file_in_a_pipe_is_read_once(data: bytes, message: str, tmp_path: Path, capsys) -> None:
+    gold = tmp_path / "gold.tsv"
+    gold.write_text(_HIPE, encoding="utf-8")
+    read, write = os.pipe()
+    try:
+        os.write(write, data)
+        os.close(write)
+        assert cli.main(["--hipe", str(gold), f"/dev/fd/{read}"]) == 2
+    finally:
+        os.close(read)
+    assert message in capsys.readouterr().err
+
+
+def test_a_codec_of_no_text_is_refused_as_an_unknown_one_is(tmp_path: Path) -> None:
+    path = tmp_path / "gold.tsv"
+    path.write_text(_HIPE, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^encoding is 'rot13', a codec of no text; expected a codec such as"):
+        read_hipe(path, encoding="rot13")
+    assert [document.tokens for document in read_hipe(path, encoding="latin-1")] == [("Paris",)]
