@@ -337,19 +337,26 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     try:
         counts = count_conlleval(lines_of(handles()), delimiter, outside, args.conlleval_raw)
     except ConllevalError as error:
-        sys.stderr.flush()
-        sys.stderr.buffer.write(error.message)
+        write_bytes(sys.stderr, error.message)
         sys.stderr.flush()
         return error.status
     except OSError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
-    def report() -> None:
-        sys.stdout.flush()  # (what the text layer holds goes before the bytes)
-        sys.stdout.buffer.write(format_conlleval(counts, args.conlleval_latex))
+    return print_output(lambda: write_bytes(sys.stdout, format_conlleval(counts, args.conlleval_latex)))
 
-    return print_output(report)
+
+def write_bytes(stream: Any, data: bytes) -> None:
+    """conlleval.pl's bytes on a standard stream: on its `buffer` (what the text layer holds first), or, for a
+    text stream without one (an embedder's io.StringIO, a notebook's), as text read back as standard input's text
+    is (`lines_of`: UTF-8, a byte that is not UTF-8 kept by ``surrogateescape``)."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(data.decode("utf-8", "surrogateescape"))
+        return
+    stream.flush()
+    buffer.write(data)
 
 
 if __name__ == "__main__":  # python -m nerscore.cli, as python -m nerscore (nerscore/__main__.py)

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..accumulator import Accumulator, PerSentence, SentenceRuns, add_units
-from ..compute import count_batch, per_sentence_columns, scored_columns
+from ..compute import check_outside_type, count_batch, per_sentence_columns, scored_columns
 from ..errors import InvalidInputError
 from ..forms.inputs import SPANS, STRINGS, TAGS, batch_form
 from ..options import Options
@@ -56,7 +56,10 @@ def _count_sentences(sentences: list[ConllSentence], source: str, options: Optio
     try:
         if options.slices:
             columns = scored_columns(predictions, references, TAGS, options, columns)
-        return count_batch(predictions, references, TAGS, options, keep_sentences, columns)[0]
+        counted, rows = count_batch(predictions, references, TAGS, options, keep_sentences, columns)
+        if options.confusion:  # (an entity type "O" found where it is, not when the matrix is built: no line then)
+            check_outside_type(predictions, references, TAGS, options, counted.tally, rows)
+        return counted
     except InvalidInputError as error:
         if error.sentence is None or error.token is None:
             raise
@@ -86,7 +89,7 @@ def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -
     except InvalidInputError as error:
         raise _located_span_error(error, documents, source) from None
     if form == STRINGS and textless is not None:  # string entities, found in each line's text (§1b)
-        raise ConllError(source, textless, "found string entities and no 'text'; expected the text")
+        raise _strings_without_text(source, textless, _strings_line(documents, textless))
     if options.errors and textless is not None:
         raise ConllError(source, textless, "found no 'text'; --errors names each entity by its text")
     reading = {
@@ -100,9 +103,11 @@ def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -
     try:
         if options.slices:
             columns = scored_columns(predictions, references, SPANS, options, columns)
-        counted, _ = count_batch(
+        counted, rows = count_batch(
             predictions, references, form, options, keep_sentences=options.bootstrap > 0, columns=columns
         )
+        if options.confusion:
+            check_outside_type(predictions, references, form, options, counted.tally, rows)
     except InvalidInputError as error:
         raise _located_span_error(error, documents, source) from None
     ids = [
@@ -110,6 +115,28 @@ def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -
         for index, document in enumerate(documents)
     ]
     return SpanTotal(total.add(counted, len(documents), ids), form == STRINGS)
+
+
+def _strings_line(documents: list[SpanDocument], line: int | None = None) -> int:
+    """The line of the first document whose entities are strings (§1b), in a chunk that holds some: `line` when
+    its document's are."""
+    return next(
+        document.line
+        for document in sorted(documents, key=lambda document: document.line != line)
+        if (document.references or document.predictions)
+        and batch_form([document.predictions], [document.references]) == STRINGS
+    )
+
+
+def _strings_without_text(source: str, textless: int, strings: int) -> ConllError:
+    """The error of a file of string entities (the line `strings` holds some) with a line without 'text' (`textless`):
+    the file is one batch, whose string entities need every line's text (§1b), however it is read in chunks."""
+    if textless == strings:
+        return ConllError(source, textless, "found string entities and no 'text'; expected the text")
+    problem = (
+        f"found no 'text', which a file of string entities (line {strings}) needs on every line; expected the text"
+    )
+    return ConllError(source, textless, problem)
 
 
 def _located_span_error(error: InvalidInputError, documents: list[SpanDocument], source: str) -> ValueError:
@@ -165,26 +192,30 @@ def _add_span_documents(total: Accumulator, documents: Iterable[SpanDocument], s
     every document has its text (BRAT's always; a --spans line or a Label Studio task may have none), `ungrounded`
     is there (0 of spans), as in compute_semeval's result with texts (docs/scoring.md §1b); documents of which some
     have none are not compute_semeval's texts=, which are each document's."""
-    strings = False
-    textless = False
+    strings: int | None = None  # the first line of string entities
+    textless: int | None = None  # the first line without 'text'
 
     def noted(documents: Iterable[SpanDocument]) -> Iterator[SpanDocument]:
         nonlocal textless
         for document in documents:
-            textless = textless or document.text is None
+            if textless is None and document.text is None:
+                textless = document.line
             yield document
 
     for chunk in _chunks(
         noted(documents), lambda document: len(document.references) + len(document.predictions), _CLI_CHUNK_ENTITIES
     ):
         total, chunk_strings = _add_spans(total, chunk, source)
-        strings = strings or chunk_strings
+        if chunk_strings and strings is None:
+            strings = _strings_line(chunk)
+        if strings is not None and textless is not None:  # (in two chunks: the chunk's own check saw one)
+            raise _strings_without_text(source, textless, strings)
     if total.tally is None:  # no document: counted as an empty batch, as compute_semeval counts one
         total, _ = _add_spans(total, [], source)
-    if not textless and total.tally is not None and total.tally.ungrounded is None:
+    if textless is None and total.tally is not None and total.tally.ungrounded is None:
         # (compute.with_ungrounded_key's rule, on all the documents: the chunks cannot tell alone)
         total = replace(total, tally=total.tally.with_ungrounded(0))
-    return SpanTotal(total, strings)
+    return SpanTotal(total, strings is not None)
 
 
 def count_span_file(handle: Iterable[bytes | str], source: str, total: Accumulator) -> SpanTotal:

@@ -58,32 +58,37 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
     scorer's reading of a flat response, which `align_hipe` then splits as the gold is split). A UTF-8 file is laid
     out with numpy where it can be, read alike (docs/hipe.md, "Speed")."""
     source = checked_path(path, "a HIPE TSV file")
+    unknown = (
+        f"encoding is {shown(encoding)}, which Python does not know; expected a codec such as 'utf-8' or 'latin-1'"
+    )
     try:
         codec = codecs.lookup(encoding).name
     except (LookupError, TypeError):  # (neither a ValueError)
-        raise ValueError(
-            f"encoding is {shown(encoding)}, which Python does not know; expected a codec such as 'utf-8' or 'latin-1'"
-        ) from None
+        raise ValueError(unknown) from None
+    # Read once: a pipe (<(zcat system.tsv.gz)) read again is empty, and "the file is empty" named no fault.
+    with open(source, "rb") as handle:
+        raw = handle.read()
     if codec in ("utf-8", "utf-8-sig"):
         # A well-formed file is laid out with numpy (docs/hipe.md, "Speed"); any other is read line by line.
-        with open(source, "rb") as handle:
-            documents = _parse_bytes(handle.read(), source, codec == "utf-8-sig")
+        documents = _parse_bytes(raw, source, codec == "utf-8-sig")
         if documents is not None:
             return documents
     try:
-        with open(source, encoding=encoding, newline=None) as handle:
-            # Universal newlines: lines end with "\n" alone.
-            text = handle.read()
+        text = raw.decode(encoding)
     except UnicodeDecodeError:
-        raise undecodable(source, encoding) from None
-    return _parse_text(text, source)
+        raise undecodable(source, encoding, raw) from None
+    except LookupError:  # a codec of no text ('rot13', 'hex')
+        raise ValueError(unknown.replace("which Python does not know", "a codec of no text")) from None
+    # Universal newlines, as open() reads text: lines end with "\n" alone.
+    return _parse_text(text.replace("\r\n", "\n").replace("\r", "\n"), source)
 
 
-def undecodable(source: str, encoding: str = "utf-8-sig") -> HipeFileError:
+def undecodable(source: str, encoding: str = "utf-8-sig", raw: bytes | None = None) -> HipeFileError:
     """The error of a file that is not `encoding` text, naming its line and byte (the decoder's own message names
-    neither the file nor the line: it reads the file in chunks)."""
-    with open(source, "rb") as handle:
-        raw = handle.read()
+    neither the file nor the line: it reads the file in chunks); `raw`, its bytes when read already."""
+    if raw is None:
+        with open(source, "rb") as handle:
+            raw = handle.read()
     try:
         raw.decode(encoding)
     except UnicodeDecodeError as error:

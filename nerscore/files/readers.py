@@ -5,6 +5,7 @@ JSON lines of spans. Each yields as it reads, and a malformed line is a `ConllEr
 from __future__ import annotations
 
 import codecs
+import contextlib
 import os
 import re
 import sys
@@ -100,12 +101,26 @@ def print_error(error: Exception, where: str = "", folder: str = _FOLDER) -> int
 def print_output(write: Callable[[], object]) -> int:
     """A command's output: `write()` on standard output, flushed, and the exit status 0. A reader that closed the
     pipe (`ner-semeval FILE | head`) has seen enough: standard output then goes to os.devnull, so that Python's
-    own flush at exit does not report the closed pipe ("Exception ignored", exit status 120)."""
+    own flush at exit does not report the closed pipe ("Exception ignored", exit status 120). Output that cannot be
+    written otherwise (a full disk, ENOSPC; an I/O error) is said on standard error, status 2, not a traceback."""
     try:
         write()
         sys.stdout.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except UnicodeEncodeError as error:  # (a type's name the stream's encoding lacks: Windows' cp1252, ascii)
+        found = ascii(error.object[error.start : error.end])
+        print(
+            f"error: standard output's encoding, {error.encoding}, cannot write {found}; expected UTF-8 output: set "
+            "PYTHONIOENCODING=utf-8 (or run python -X utf8)",
+            file=sys.stderr,
+        )
+        return 2
+    except OSError as error:
+        with contextlib.suppress(OSError, ValueError):  # (what is left unwritten goes nowhere at exit)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"error: cannot write to standard output: {error}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -391,15 +406,17 @@ def lone_surrogate(line: str, record: Any) -> str | None:
 
 def text_lines(handle: Iterable[bytes | str], source: str) -> Iterator[str]:
     """The lines of a file as text: UTF-8 bytes decoded (a text stream passes as it is), a byte-order mark at
-    the start dropped (as the Space does); a byte that is not UTF-8 is a `ConllError` naming the line."""
+    the start of a line dropped (as the Space drops the file's: files joined, ``cat a b``, read as the files one
+    after the other, a ``-DOCSTART-`` line after the mark a document's start); a byte that is not UTF-8 is a
+    `ConllError` naming the line."""
     for number, raw in enumerate(handle, start=1):
         if isinstance(raw, str):  # (a surrogate is what no UTF-8 decodes to: a label printed later raised)
             if found := _SURROGATE.search(raw):
                 at = f"character {ord(found.group()):#06x} at column {found.start() + 1}"
                 raise ConllError(source, number, f"{at} is no text UTF-8 can hold (a lone surrogate); expected text")
-            yield raw.removeprefix("\ufeff") if number == 1 else raw
+            yield raw.removeprefix("\ufeff")
             continue
-        raw = raw.removeprefix(codecs.BOM_UTF8) if number == 1 else raw
+        raw = raw.removeprefix(codecs.BOM_UTF8)
         try:  # (decoded inline: a line of valid UTF-8, nearly all, costs no call)
             yield raw.decode("utf-8")
         except UnicodeDecodeError:
