@@ -31,6 +31,10 @@ from matplotlib.figure import Figure
 from . import caps
 
 matplotlib.use("Agg")
+# Labels are the user's type and annotator names, never formulas: with matplotlib's default, a name between two
+# dollar signs was read as mathtext, and one it cannot parse (`$\foo$`, `$^$`) raised ValueError when the picture
+# was encoded, after the tables were shown (a traceback for the picture step, no picture).
+matplotlib.rcParams["text.parse_math"] = False
 # A type name in a script that no installed font covers is drawn as boxes, not warned about once per glyph.
 warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font", category=UserWarning)
 
