@@ -404,7 +404,7 @@ def agreement_figure(result: dict[str, Any]) -> Figure:
 
 def status_text(annotations: Annotations, result: dict[str, Any], scheme: str, mode: str) -> str:
     """What was measured: the annotators, the sentences (or tasks) and the layout read."""
-    names = ", ".join(_name(name) for name in annotations.names)
+    names = ", ".join(writing.quoted(name) for name in annotations.names)  # (the status is Markdown)
     count = len(annotations.lines)
     if annotations.layout == CONLL:
         what = f"{count:,} sentence{'s' * (count != 1)} ({annotations.units():,} tokens), {scheme}, {mode} mode"

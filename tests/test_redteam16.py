@@ -5,6 +5,7 @@ after seconds of work; each fails on the code before its fix."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -38,3 +39,41 @@ def test_annotator_names_between_dollar_signs_are_drawn_as_written() -> None:
     status, *_, figure = agreement.agreement_page(line)
     assert status.startswith("Measured"), status
     assert _png(figure).startswith("data:image/png")
+
+
+def _spans_line(text: str, references: list, predictions: list) -> str:
+    return json.dumps({"text": text, "references": references, "predictions": predictions})
+
+
+# A status is Markdown: the visitor's names and strings quoted in it were written as they came, so an image of
+# another site was fetched, a link or a heading drawn, and an unfound string of 100,000 characters made a status of
+# 800 KB (8 of them).
+HOSTILE_STATUS_NAMES = [
+    "![x](http://tracker.example/t.png)",
+    "[click](http://phish.example)",
+    "<img src=x onerror=alert(1)>",
+    "**bold** _it_ ~~gone~~",
+    "X\n# a heading",
+    "T" * 60_000,
+]
+
+
+def _unquoted_markup(status: str) -> str:
+    """The Markdown characters a status holds unescaped (a success status writes none of its own)."""
+    return "".join(character for character in re.sub(r"\\.", "", status) if character in "<>[]*_~`|")
+
+
+@pytest.mark.parametrize("name", HOSTILE_STATUS_NAMES, ids=range(len(HOSTILE_STATUS_NAMES)))
+def test_unfound_strings_are_quoted_shortened_and_escaped_in_the_status(name: str) -> None:
+    lines = [_spans_line("Ada", [["X", "Ada"]], [[name, f"{name[:100]} {index}"]]) for index in range(8)]
+    status = answers.spans_text("\n".join(lines))[0]
+    assert "not found in the text" in status, status[:300]
+    assert not _unquoted_markup(status) and "\n" not in status and len(status) < 3_000, status[:3_000]
+
+
+@pytest.mark.parametrize("name", HOSTILE_STATUS_NAMES, ids=range(len(HOSTILE_STATUS_NAMES)))
+def test_annotator_names_are_shortened_and_escaped_in_the_status(name: str) -> None:
+    line = json.dumps({"text": "Ada met Bob", "annotations": {name: [[0, 3, "PER"]], "b": [[0, 3, "LOC"]]}})
+    status = agreement.agreement_text(line)[0]
+    assert status.startswith("Measured"), status[:300]
+    assert not _unquoted_markup(status) and "\n" not in status and len(status) < 1_000, status
