@@ -129,3 +129,33 @@ def test_a_value_score_of_30000_types_is_refused_at_once(answer) -> None:
     started = time.perf_counter()
     status = answer(text, value="ace08")[0]
     assert "Turn the value score off" in status and time.perf_counter() - started < 3, status
+
+
+# Every pair's counts are summed over the annotators' labels: 8 annotators of 25,000 tokens (under the work cap) took
+# 12.6 s with 5,000 types, 3 s with 4. Refused now beyond caps.MAX_AGREEMENT_LABELS, before anything is measured.
+MEASURED = "space.agreement.nerscore.agreement"
+MANY_LABELS = {
+    "CoNLL columns": "\n".join(f"w B-T{row} I-T{row} B-U{row}" for row in range(4)),
+    "JSON lines of spans": "\n".join(
+        json.dumps({"text": "Ada", "annotations": {"a": [[0, 3, f"T{row}"]], "b": [[0, 1, f"U{row}"]]}})
+        for row in range(4)
+    ),
+}
+
+
+@pytest.mark.parametrize("text", list(MANY_LABELS.values()), ids=list(MANY_LABELS))
+def test_annotators_of_more_labels_than_measured_are_refused_before_measuring(monkeypatch, text: str) -> None:
+    assert agreement.agreement_text(text)[0].startswith("Measured")
+    monkeypatch.setattr(caps, "MAX_AGREEMENT_LABELS", 7)
+    with mock.patch(MEASURED, side_effect=AssertionError("measured")):
+        status = agreement.agreement_text(text)[0]
+    assert "distinct tags or entity types" in status and "at most 7" in status, status
+
+
+@pytest.mark.slow
+def test_eight_annotators_of_5000_types_are_refused_at_once() -> None:
+    rows = ("w " + " ".join(f"B-{(row * 7 + column * 13) % 5_000}" for column in range(8)) for row in range(14_000))
+    text = "\n\n".join("\n".join(sentence) for sentence in zip(*[rows] * 10))
+    started = time.perf_counter()
+    status = agreement.agreement_text(text)[0]
+    assert "distinct tags or entity types" in status and time.perf_counter() - started < 3, status
