@@ -159,3 +159,13 @@ def test_eight_annotators_of_5000_types_are_refused_at_once() -> None:
     started = time.perf_counter()
     status = agreement.agreement_text(text)[0]
     assert "distinct tags or entity types" in status and time.perf_counter() - started < 3, status
+
+
+def test_the_pictures_kept_are_keyed_by_a_digest_of_bounded_length() -> None:
+    # Seven types of 60,000 characters (840 KB): the heatmap's and the chart's keys held every name whole, 420 KB
+    # each, and `pictures.DRAWN` keeps 64 of them.
+    text = "\n\n".join(f"w B-{'T' * 60_000}{index} B-{'T' * 60_000}{index}" for index in range(7))
+    drawn = answers.page_answer(text).pictures
+    assert drawn["heatmap"] is not None and drawn["chart"] is not None
+    assert all(len(picture.key()) <= 100 for picture in drawn.values() if picture is not None)
+    assert drawn["heatmap"].key() != answers.page_answer(text.replace("T0 ", "T7 ", 1)).pictures["heatmap"].key()
