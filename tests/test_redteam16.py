@@ -12,7 +12,7 @@ from unittest import mock
 import pytest
 
 from nerscore.result_scores import value_sums
-from space import agreement, answers, caps, pictures, texts
+from space import agreement, answers, caps, page_events, pictures, texts
 
 
 def _png(figure) -> str:
@@ -169,3 +169,17 @@ def test_the_pictures_kept_are_keyed_by_a_digest_of_bounded_length() -> None:
     assert drawn["heatmap"] is not None and drawn["chart"] is not None
     assert all(len(picture.key()) <= 100 for picture in drawn.values() if picture is not None)
     assert drawn["heatmap"].key() != answers.page_answer(text.replace("T0 ", "T7 ", 1)).pictures["heatmap"].key()
+
+
+# The examples' event takes the index the request sends (Gradio's Dataset passes any JSON on): the page's buttons
+# send 0 to 4, and anything else raised IndexError or TypeError in the event (and in its lane's size) before.
+NO_EXAMPLES = {"past the last": 99, "negative": -1, "none": None, "a string": "0", "a list": [0], "huge": 10**30}
+
+
+@pytest.mark.parametrize("index", list(NO_EXAMPLES.values()), ids=list(NO_EXAMPLES))
+def test_an_index_naming_no_example_is_a_status(index) -> None:
+    assert page_events.example_size(index) == 0
+    steps = list(page_events.example_steps(index))
+    assert len(steps) == 1 and len(steps[0]) == len(page_events.EXAMPLE_OUTPUTS) + len(answers.PAGE_OUTPUTS)
+    status = steps[0][len(page_events.EXAMPLE_OUTPUTS)]
+    assert status.startswith("⚠️") and "no example" in status, status
