@@ -252,6 +252,7 @@ def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
     example_of[texts.STRINGS_EXAMPLE.rstrip()] = texts.SPANS
     examples[texts.AGREEMENT] = texts.AGREEMENT_EXAMPLE
     example_of[texts.AGREEMENT_EXAMPLE.rstrip()] = texts.AGREEMENT
-    if text in example_of and example_of[text] != task and task in examples:
+    # (a request may send any JSON as the text, a list or a dict among it: only text is an example)
+    if isinstance(text, str) and text in example_of and example_of[text] != task and task in examples:
         return examples[task], "IOB2", "lenient"
     return gr.skip(), gr.skip(), gr.skip()

@@ -183,3 +183,9 @@ def test_an_index_naming_no_example_is_a_status(index) -> None:
     assert len(steps) == 1 and len(steps[0]) == len(page_events.EXAMPLE_OUTPUTS) + len(answers.PAGE_OUTPUTS)
     status = steps[0][len(page_events.EXAMPLE_OUTPUTS)]
     assert status.startswith("⚠️") and "no example" in status, status
+
+
+@pytest.mark.parametrize("text", [[1], {"a": 1}], ids=["a list", "a dict"])
+def test_switching_task_keeps_an_editor_text_that_is_no_string(text) -> None:
+    # (the editor passes any JSON a request sends: an unhashable one raised TypeError looking it up among examples)
+    assert page_events.switch_task(text, texts.TWO_SYSTEMS) == page_events.switch_task("w O O", texts.TWO_SYSTEMS)
