@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from unittest import mock
 
 import pytest
@@ -124,11 +123,11 @@ def test_the_value_score_is_summed_once_for_one_systems_page() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("answer", [answers.evaluate_page, answers.compare_text], ids=["evaluate", "compare"])
-def test_a_value_score_of_30000_types_is_refused_at_once(answer) -> None:
+def test_a_value_score_of_30000_types_is_refused_before_it_is_summed(answer) -> None:
     text = "\n\n".join(f"w B-T{row} B-T{2 * row % 30_000} B-T{3 * row % 30_000}" for row in range(9_000))
-    started = time.perf_counter()
-    status = answer(text, value="ace08")[0]
-    assert "Turn the value score off" in status and time.perf_counter() - started < 3, status
+    with mock.patch(VALUE_SUMS, side_effect=AssertionError("summed")):
+        status = answer(text, value="ace08")[0]
+    assert "Turn the value score off" in status, status
 
 
 # Every pair's counts are summed over the annotators' labels: 8 annotators of 25,000 tokens (under the work cap) took
@@ -153,12 +152,12 @@ def test_annotators_of_more_labels_than_measured_are_refused_before_measuring(mo
 
 
 @pytest.mark.slow
-def test_eight_annotators_of_5000_types_are_refused_at_once() -> None:
+def test_eight_annotators_of_5000_types_are_refused_before_measuring() -> None:
     rows = ("w " + " ".join(f"B-{(row * 7 + column * 13) % 5_000}" for column in range(8)) for row in range(14_000))
     text = "\n\n".join("\n".join(sentence) for sentence in zip(*[rows] * 10))
-    started = time.perf_counter()
-    status = agreement.agreement_text(text)[0]
-    assert "distinct tags or entity types" in status and time.perf_counter() - started < 3, status
+    with mock.patch(MEASURED, side_effect=AssertionError("measured")):
+        status = agreement.agreement_text(text)[0]
+    assert "distinct tags or entity types" in status, status
 
 
 def test_the_pictures_kept_are_keyed_by_a_digest_of_bounded_length() -> None:
