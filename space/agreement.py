@@ -3,20 +3,19 @@
 The text is one of the layouts the package's readers take from a single file: CoNLL with the token first and one
 tag column per annotator (`nerscore.read_conll_annotators`), JSON lines of spans with every annotator's entities
 on each line (`nerscore.read_jsonl_annotators`), or a Label Studio JSON export whose tasks hold one annotation per
-annotator (`nerscore.read_label_studio_annotators`). The readers read files, so the text is
-written to a temporary file of its own and read back by them; nothing here parses the annotations. An uploaded
-ZIP archive holds what the command line reads from several paths, BRAT folders or doccano's export of one file
-per annotator among them (`space/archives.py`, read by `nerscore.read_annotators` as ``ner-semeval agreement``
-reads its paths). What
+annotator (`nerscore.read_label_studio_annotators`). The readers read files, so the text is written to a temporary
+file of its own and read back by them; nothing here parses the annotations. An uploaded ZIP archive holds what the
+command line reads from several paths, BRAT folders or doccano's export of one file per annotator among them
+(`space/archives.py`, read by `nerscore.read_annotators` as ``ner-semeval agreement`` reads its paths). What
 `nerscore.agreement` answers is shown as a table of the pairs (F1 per scheme, Cohen's κ), a table of the
 coefficients over all annotators (Fleiss' κ, Krippendorff's α, on all units and on the labelled ones), the most
 frequent disagreements (the pairs' `errors`, docs/scoring.md §11) and a heatmap of the pairwise F1 per scheme.
 
 Capped like the other tasks (`space/caps.py`): the bytes and sentences of any input, at most
 `caps.MAX_AGREEMENT_ANNOTATORS` annotators, at most `caps.MAX_AGREEMENT_WORK` units times pairs (the work of
-scoring every pair), and, for spans that nest, the overlapping pairs that `scoring.check_cost` bounds. Input
-that cannot be read is a message naming the line, never an error. `agreement_text` is the `/agreement` endpoint;
-`agreement_page` adds the picture.
+scoring every pair) and `caps.MAX_AGREEMENT_LABELS` labels, and, for spans that nest, the overlapping pairs that
+`scoring.check_cost` bounds. Input that cannot be read is a message naming the line, never an error.
+`agreement_text` is the `/agreement` endpoint; `agreement_page` adds the picture.
 """
 
 from __future__ import annotations
@@ -229,12 +228,14 @@ def _check_span_cost(annotations: Annotations) -> None:
     (space/caps.py says what that costs): the overlapping entity pairs of two annotators in such a task are at
     most `caps.MAX_DOCUMENT_PAIRS`, and of all pairs of annotators and tasks at most `caps.MAX_REQUEST_PAIRS`."""
     if annotations.layout == CONLL:
+        _check_labels({tag for batch in annotations.annotations.values() for tags in batch for tag in tags or ()})
         return
     # A task an annotator skipped (None) has no entity of its; each entity's task is its sentence in an error.
     spans = {
         name: nerscore.read_spans([[] if task is None else task for task in batch], f"annotations[{name!r}]")
         for name, batch in annotations.annotations.items()
     }
+    _check_labels({span.entity_type for tasks in spans.values() for task in tasks for span in task})
     nesting = {name: [shares_a_character(task) for task in tasks] for name, tasks in spans.items()}
     command = "ner-semeval agreement FILE"
     total = 0
@@ -257,6 +258,15 @@ def _check_span_cost(annotations: Annotations) -> None:
                     f"counted); the page pairs at most {caps.MAX_REQUEST_PAIRS:,} in a request. Send fewer tasks or "
                     f"annotators, or use `{command}`."
                 )
+
+
+def _check_labels(labels: set[Any]) -> None:
+    """An `InputProblem` beyond `caps.MAX_AGREEMENT_LABELS` labels (tags, or types of spans): pairs sum over them."""
+    if len(labels) > caps.MAX_AGREEMENT_LABELS:
+        raise InputProblem(
+            f"The annotators use {len(labels):,} distinct tags or entity types; the page measures at most "
+            f"{caps.MAX_AGREEMENT_LABELS:,}. Use `ner-semeval agreement FILE` for more."
+        )
 
 
 def measure(annotations: Annotations, scheme: str = "IOB2", mode: str = "lenient") -> dict[str, Any]:
@@ -283,10 +293,6 @@ def measure(annotations: Annotations, scheme: str = "IOB2", mode: str = "lenient
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _name(name: str) -> str:
-    return writing.shorten(name)
-
-
 def pairs_frame(result: dict[str, Any]) -> pd.DataFrame:
     """One row per pair of annotators (A is the reference side): F1 per scheme, strict to type, and Cohen's κ on
     all units and on the labelled ones; then the mean of the pairs' F1 and the pooled F1 (κ left blank there)."""
@@ -294,7 +300,7 @@ def pairs_frame(result: dict[str, Any]) -> pd.DataFrame:
     for pair in result["pairs"]:
         f1 = [writing.format_number(pair[f"{scheme}_f1"]) for scheme in COMPARE_SCHEMES]
         kappas = [writing.format_number(pair[key]) for key in ("cohen_kappa", "cohen_kappa_labelled")]
-        rows.append([_name(pair["a"]), _name(pair["b"]), *f1, *kappas])
+        rows.append([writing.shorten(pair["a"]), writing.shorten(pair["b"]), *f1, *kappas])
     for label, end in (("mean of the pairs", "mean"), ("pooled", "pooled")):
         f1 = [writing.format_number(result[f"{scheme}_f1_{end}"]) for scheme in COMPARE_SCHEMES]
         rows.append([label, "", *f1, "", ""])
@@ -324,8 +330,8 @@ def disagreements_frame(result: dict[str, Any]) -> pd.DataFrame:
     fields = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
     rows = [
         [
-            _name(a),
-            _name(b),
+            writing.shorten(a),
+            writing.shorten(b),
             str(row["count"]),
             *(writing.NONE if row[field] is None else writing.shorten(row[field]) for field in fields),
         ]
@@ -404,7 +410,7 @@ def agreement_figure(result: dict[str, Any]) -> Figure:
 
 def status_text(annotations: Annotations, result: dict[str, Any], scheme: str, mode: str) -> str:
     """What was measured: the annotators, the sentences (or tasks) and the layout read."""
-    names = ", ".join(_name(name) for name in annotations.names)
+    names = ", ".join(writing.quoted(name) for name in annotations.names)  # (the status is Markdown)
     count = len(annotations.lines)
     if annotations.layout == CONLL:
         what = f"{count:,} sentence{'s' * (count != 1)} ({annotations.units():,} tokens), {scheme}, {mode} mode"

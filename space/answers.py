@@ -9,7 +9,6 @@ pictures).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -28,10 +27,6 @@ from .scoring import Evaluation, compare_corpus, evaluate_corpus, evaluate_spans
 # then the page's two pictures, the confusion heatmap and the per-type F1 chart.
 Outputs = tuple[str, Any, pd.DataFrame, pd.DataFrame, str]
 PageOutputs = tuple[str, Any, pd.DataFrame, pd.DataFrame, str, Figure | None, Figure | None]
-
-
-def _escape_markdown(text: str) -> str:
-    return re.sub(r"([\\`*_<>\[\]|~])", r"\\\1", text)
 
 
 def empty_outputs(message: str) -> Outputs:
@@ -56,7 +51,7 @@ def error_message(problem: str, action: str = "evaluate") -> str:
     problem = problem.encode("utf-8", "backslashreplace").decode("utf-8")
     # The package's words for its API are not the page's: a document's text is its line's "text" here.
     problem = problem.replace("offsets into texts=", 'offsets into the line\'s "text"')
-    return f"⚠️ **Cannot {action}.** {_escape_markdown(writing.shorten(problem, caps.MAX_MESSAGE_CHARACTERS))}"
+    return f"⚠️ **Cannot {action}.** {writing.escape_markdown(writing.shorten(problem, caps.MAX_MESSAGE_CHARACTERS))}"
 
 
 def _left_out(evaluation: Evaluation) -> str:
@@ -263,7 +258,10 @@ def spans_status(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     if strings:
         status += " Strings are highlighted where they were found."
         left = [
-            f"{row['prediction']['type']} {row['prediction']['text']!r} (line {corpus.lines[row['sentence']]})"
+            # the visitor's type and string, shortened and escaped: the status is Markdown
+            f"{writing.quoted(row['prediction']['type'])} "
+            f"{writing.escape_markdown(repr(writing.shorten(row['prediction']['text'])))} "
+            f"(line {corpus.lines[row['sentence']]})"
             for row in evaluation.entities
             if row["prediction"] is not None and row["prediction"]["start"] is None
         ]

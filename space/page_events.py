@@ -198,8 +198,12 @@ def example_steps(index: int, value: str = texts.NO_VALUE, shown_task: str | Non
     values, so that a table shown by the example never receives its value while hidden (the comparison table, so
     filled, lost its headers now and then); an example of the task shown leaves them as they are (redrawing them
     costs the browser as much as the answer)."""
-    text, scheme, mode, task = texts.EXAMPLES[index]
     skip = gr.skip()
+    if _example(index) is None:  # (a request may send any JSON as the index: the page's buttons send 0 to 4)
+        status = answers.error_message("The request names no example of the page; choose one of its buttons.")
+        yield (*(skip for _ in EXAMPLE_OUTPUTS), status, *(skip for _ in answers.PAGE_OUTPUTS[1:]))
+        return
+    text, scheme, mode, task = texts.EXAMPLES[index]
     steps = answer_steps(answers.page_answer(text, scheme, mode, task, value))
     shown = dict(zip(answers.PAGE_OUTPUTS, next(steps)))
     inputs = [text, scheme, mode]
@@ -218,9 +222,16 @@ def example_steps(index: int, value: str = texts.NO_VALUE, shown_task: str | Non
 EXAMPLE_OUTPUTS = ("text", "scheme", "mode", "task", "one_system", "two_systems", "button")
 
 
+def _example(index: Any) -> tuple[str, str, str, str] | None:
+    """The example of the examples' buttons numbered `index` (from 0), or None for anything else."""
+    is_index = isinstance(index, int) and not isinstance(index, bool)
+    return texts.EXAMPLES[index] if is_index and 0 <= index < len(texts.EXAMPLES) else None
+
+
 def example_size(index: int) -> int:
-    """The bytes of an example's text, for its lane."""
-    return lanes.request_size(texts.EXAMPLES[index][0])
+    """The bytes of an example's text, for its lane (0 for no example)."""
+    example = _example(index)
+    return 0 if example is None else lanes.request_size(example[0])
 
 
 def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
@@ -241,6 +252,7 @@ def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
     example_of[texts.STRINGS_EXAMPLE.rstrip()] = texts.SPANS
     examples[texts.AGREEMENT] = texts.AGREEMENT_EXAMPLE
     example_of[texts.AGREEMENT_EXAMPLE.rstrip()] = texts.AGREEMENT
-    if text in example_of and example_of[text] != task and task in examples:
+    # (a request may send any JSON as the text, a list or a dict among it: only text is an example)
+    if isinstance(text, str) and text in example_of and example_of[text] != task and task in examples:
         return examples[task], "IOB2", "lenient"
     return gr.skip(), gr.skip(), gr.skip()

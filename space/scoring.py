@@ -116,6 +116,7 @@ def evaluate_corpus(corpus: Corpus, scheme: str, mode: str, value: str | None = 
         raise _tag_problem(error, corpus, ONE_SYSTEM_COLUMNS) from None
     except ValueError as error:
         raise InputProblem(str(error)) from None
+    check_value_cost(counted, "python ner_semeval.py FILE --value WEIGHTS")
     scored = _evaluation(counted, options)
     return Evaluation(scored.results, scored.entities, scored.entity_types, scored.tally, length_slices(counted))
 
@@ -127,7 +128,8 @@ PAGE_SLICES = ("entity_length", "sentence_length")
 def length_slices(counted: nerscore.Accumulator) -> dict[str, dict[str, Any]]:
     """The `slices` of `PAGE_SLICES` (docs/scoring.md §11) of the corpus as counted, each sentence's length in
     tokens: F1 and the counts of each bucket (the picture draws F1), without `token_accuracy`."""
-    options = counted.options.evolve(return_entities=False, slices=list(PAGE_SLICES))
+    # (without the value score, which the picture does not draw: its exact sums were half of a request's time)
+    options = counted.options.evolve(return_entities=False, slices=list(PAGE_SLICES), value=None)
     return counted.result(options, token_accuracy=False)["slices"]
 
 
@@ -136,6 +138,11 @@ def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str, value: str | 
     per scheme and measure A, B, B - A, its interval and the p-value, resampling documents where -DOCSTART-
     lines mark them; tag errors name the line and the column."""
     try:
+        if value_option(value) is not None:  # the value cells of each system, counted before the statistics
+            for predictions in (corpus.predictions_a, corpus.predictions_b):
+                counting = nerscore.Options.of(scheme=scheme, mode=mode, value=value_option(value))
+                counted = nerscore.Accumulator(counting).update(predictions=predictions, references=corpus.references)
+                check_value_cost(counted, "python ner_semeval.py --compare A B --value WEIGHTS", compared=True)
         return nerscore.compare_semeval(
             predictions_a=corpus.predictions_a,
             predictions_b=corpus.predictions_b,
@@ -152,6 +159,22 @@ def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str, value: str | 
         raise _tag_problem(error, corpus, TWO_SYSTEMS_COLUMNS) from None
     except ValueError as error:
         raise InputProblem(str(error)) from None
+
+
+def check_value_cost(counted: nerscore.Accumulator, command: str, compared: bool = False) -> None:
+    """An `InputProblem` when the value score of what was counted would cost more than the page weighs
+    (`caps.MAX_VALUE_TYPES` types; a comparison, `caps.MAX_VALUE_CELLS` value cells a system); nothing without it."""
+    tally = counted.tally
+    if counted.options.value is None or tally is None:
+        return
+    types, cells = len(tally.types_by_frequency()), len(tally.value_cells or ())
+    if types > caps.MAX_VALUE_TYPES or (compared and cells > caps.MAX_VALUE_CELLS):
+        found = f"{cells:,} value cells (scenario, reference type, predicted type)" if compared else f"{types:,} types"
+        cap = f"{caps.MAX_VALUE_CELLS:,} cells" if compared else f"{caps.MAX_VALUE_TYPES:,} types"
+        raise InputProblem(
+            f"The input holds {found}; the page sums the value score exactly (docs/scoring.md §10) for at most "
+            f"{cap}. Turn the value score off, or use `{command}`."
+        )
 
 
 def verdict(low: float, high: float) -> str:
@@ -284,6 +307,7 @@ def evaluate_spans(corpus: SpanCorpus, value: str | None = None) -> Evaluation:
         raise
     except ValueError as error:
         raise InputProblem(str(error)) from None
+    check_value_cost(counted, "python ner_semeval.py --spans FILE.jsonl --value WEIGHTS")
     return _evaluation(counted, options)
 
 
@@ -326,4 +350,5 @@ def _evaluate_strings(corpus: SpanCorpus, options: nerscore.Options) -> Evaluati
         raise _located(error, corpus) from None
     except ValueError as error:
         raise InputProblem(str(error)) from None
+    check_value_cost(counted, "python ner_semeval.py --spans FILE.jsonl --value WEIGHTS")
     return _evaluation(counted, options)

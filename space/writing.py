@@ -16,6 +16,23 @@ ELLIPSIS = "…"
 _CJK = re.compile(r"^[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+$")
 
 
+# What Markdown reads as markup in a status (the page's statuses are Markdown): escaped, so that a name or text of
+# the visitor's is shown as written, never as a link, an image, emphasis or HTML.
+_MARKDOWN = re.compile(r"([\\`*_<>\[\]|~])")
+# Line breaks (as str.splitlines breaks), which would start a heading, a list or a rule in the middle of a status.
+_LINE_BREAKS = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+")
+
+
+def escape_markdown(text: str) -> str:
+    """`text` with every character Markdown reads as markup escaped."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def quoted(text: str, limit: int | None = None) -> str:
+    """A name or text of the visitor's as a status quotes it: shortened (`shorten`), on one line, escaped."""
+    return escape_markdown(_LINE_BREAKS.sub(" ", shorten(text, limit)))
+
+
 def join_segments(segments: Iterable[tuple[str, str, str]]) -> str:
     """Pieces of a sentence as text, each ``(first token, last token, text written)``: a space between two
     pieces unless the tokens on both sides of the gap are CJK (告 白 气 球 reads 告白气球). The one place that
