@@ -393,3 +393,45 @@ def test_the_card_says_where_a_modules_tests_are() -> None:
         assert (REPO / "tests" / test_file).exists()
         if f"test_{module.rsplit('.', 1)[-1]}.py" != test_file:
             assert test_file in TESTED_ELSEWHERE[module], (module, test_file)
+
+
+# Ids that are not quite what the metric takes, as a newcomer's model or dataset gives them: a float array (labels
+# read into a float tensor, an argmax cast to float) and another padding id than -100. The message said
+# "found 1.0; expected an id of label_list (0 to 1)", which reads as a contradiction, and "found id -1; expected
+# an id of label_list", which does not say that ignore_index takes other values.
+NEARLY_IDS = [
+    pytest.param(
+        {"predictions": [[1.0, 0.0]], "references": [[1, 0]], "label_list": ["O", "B-PER"]},
+        r"^predictions, sentence 0, token 0: found 1\.0; expected an id of label_list \(0 to 1\) \(a float: ids are "
+        r"integers.*cast with \.astype\(int\)\)$",
+        id="float-predictions",
+    ),
+    pytest.param(
+        {"predictions": [[1.0, 0.0]], "references": [[1.0, 0.0]]},
+        r"^predictions, sentence 0, token 0: found 1\.0 \(float\); expected a string tag, or integer ids with "
+        r"label_list \(cast float ids with \.astype\(int\)\)",
+        id="float-both-sides",
+    ),
+    pytest.param(
+        {"predictions": [[1, 0]], "references": [[1, -1]], "label_list": ["O", "B-PER"]},
+        r"^references, sentence 0, token 1: found id -1; expected an id of label_list \(0 to 1\); if -1 marks "
+        r"positions to leave out, pass ignore_index=-1$",
+        id="padding-minus-1",
+    ),
+    pytest.param(  # a prediction's -1 is no padding: no such advice
+        {"predictions": [[1, -1]], "references": [[1, 0]], "label_list": ["O", "B-PER"]},
+        r"^predictions, sentence 0, token 1: found id -1; expected an id of label_list \(0 to 1\)$",
+        id="prediction-minus-1",
+    ),
+]
+
+
+@pytest.mark.parametrize("given, message", NEARLY_IDS)
+@pytest.mark.parametrize("array", [False, True], ids=["lists", "arrays"])
+def test_nearly_ids_are_answered_with_what_makes_them_ids(given: dict, message: str, array: bool) -> None:
+    import numpy as np
+
+    if array:
+        given = {key: np.array(value) if key != "label_list" else value for key, value in given.items()}
+    with pytest.raises(ValueError, match=message):
+        ns.compute_semeval(**given)
