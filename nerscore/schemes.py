@@ -311,6 +311,8 @@ def not_a_tag(value: Any) -> str:
         return f"{found}, a list of numbers (a token's scores per label?); expected a string tag ({LOGITS_HINT})"
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):  # a tokenizer's -100 left among tags
         return f"{found}, an integer id among string tags; {ID_AMONG_TAGS}"
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value).is_integer():  # float ids
+        return f"{found}; expected a string tag, or integer ids with label_list (cast float ids with .astype(int))"
     return f"{found}; expected a string tag"
 
 

@@ -13,6 +13,7 @@ from conftest import REPO
 
 import nerscore as ns
 
+README_TEXT = (REPO / "README.md").read_text(encoding="utf-8")
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), REPO / "benchmarks" / "README.md"]
 
 
@@ -318,3 +319,119 @@ NESTED_ONCE_TOO_DEEP = [
 def test_a_batch_nested_once_too_deep_is_named_so_whichever_call_takes_it(call: str, given: dict, metric) -> None:
     with pytest.raises(ValueError, match=r"^references, sentence 0, token 0: found \['B-PER', 'O'\], a list of tags"):
         getattr(metric, call)(**given)
+
+
+def test_the_command_line_page_names_every_way_to_run_it() -> None:
+    # issue 31: `python -m nerscore FILE` and `python -m nerscore.cli FILE` run the command line, but the page a
+    # newcomer reads for it named only `python ner_semeval.py` and `ner-semeval` (docs/architecture.md alone said
+    # `python -m nerscore`). Each way the page names prints the same report.
+    import subprocess
+
+    opening = (REPO / "docs" / "command-line.md").read_text(encoding="utf-8").split("\n\n")[1]
+    ways = {
+        "python ner_semeval.py [FILE ...]": [sys.executable, "ner_semeval.py"],
+        "python -m nerscore [FILE ...]": [sys.executable, "-m", "nerscore"],
+        "python -m nerscore.cli [FILE ...]": [sys.executable, "-m", "nerscore.cli"],
+        "ner-semeval [FILE ...]": None,  # installed with the package: tests/test_install.py runs it
+    }
+    assert {way for way in ways if f"`{way}`" not in opening} == set(), opening
+    printed = {
+        way: subprocess.run(
+            [*command, "examples/worked_example.conll"], cwd=REPO, capture_output=True, text=True, check=True
+        ).stdout
+        for way, command in ways.items()
+        if command
+    }
+    assert len(set(printed.values())) == 1 and "processed 34 tokens" in printed["python -m nerscore [FILE ...]"]
+
+
+# What the command line reads a JSON line's `text` for, as the page names it, and the flags that ask for it: each,
+# given a line without one, says so.
+TEXT_READERS = {
+    "`--errors`": ["--errors", "3"],
+    "`--slices seen`": ["--slices", "seen", "--seen", "SEEN"],
+    "`--slices sentence_length`": ["--slices", "sentence_length"],
+}
+
+
+@pytest.mark.parametrize("page", ["command-line.md", "spans.md"])
+def test_the_pages_say_what_a_json_lines_text_is_read_for(
+    page: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # docs/spans.md said a line's optional `text` was "read only for the entity texts of `--errors`": string
+    # entities are found in it, and the slices `seen` and `sentence_length` read it too (command-line.md named
+    # two of the four). The page's sentence on `text` names each flag the command line refuses without one, and
+    # the page's example line scores.
+    text = (REPO / "docs" / page).read_text(encoding="utf-8")
+    match = re.search(r"an\s+optional\s+`text`(.*?)\)[^`\n]*:\n\n```\n(\{.*?\})\n```", text, flags=re.S)
+    assert match, f"docs/{page}: no sentence on a JSON line's `text` before an example line"
+    described, example = " ".join(match.group(1).split()), match.group(2)
+    assert "string entities" in described, described
+    (tmp_path / "SEEN").write_text("Ada\n", encoding="utf-8")
+    (tmp_path / "bare.jsonl").write_text('{"references": [[0, 3, "PER"]], "predictions": []}\n', encoding="utf-8")
+    for named, flags in TEXT_READERS.items():
+        flags = [str(tmp_path / flag) if flag == "SEEN" else flag for flag in flags]
+        assert ns.main([*flags, "--spans", str(tmp_path / "bare.jsonl")]) == 2
+        assert "found no 'text'" in capsys.readouterr().err
+        assert named in described, f"docs/{page} does not say that {named} reads `text`: {described}"
+    (tmp_path / "example.jsonl").write_text(example + "\n", encoding="utf-8")
+    assert ns.main(["--spans", str(tmp_path / "example.jsonl")]) == 0
+
+
+def test_the_card_says_where_a_modules_tests_are() -> None:
+    # The card's contributing line said a module's tests are "in the file named after it": 25 modules have no such
+    # file (nerscore/forms/inputs.py's are in tests/test_errors.py), and tests/test_house.py's TESTED_ELSEWHERE,
+    # which says where theirs are, went unnamed. Each example the line gives holds.
+    from test_house import TESTED_ELSEWHERE
+
+    line = next(line for line in README_TEXT.splitlines() if "Contributing:" in line)
+    examples = re.findall(r"`nerscore/([\w/]+)\.py`: `?(?:pytest )?tests/(test_\w+\.py)", line)
+    assert len(examples) == 2, line
+    assert "`TESTED_ELSEWHERE` in tests/test_house.py" in line, line
+    for path, test_file in examples:
+        module = path.replace("/", ".")
+        assert (REPO / "tests" / test_file).exists()
+        if f"test_{module.rsplit('.', 1)[-1]}.py" != test_file:
+            assert test_file in TESTED_ELSEWHERE[module], (module, test_file)
+
+
+# Ids that are not quite what the metric takes, as a newcomer's model or dataset gives them: a float array (labels
+# read into a float tensor, an argmax cast to float) and another padding id than -100. The message said
+# "found 1.0; expected an id of label_list (0 to 1)", which reads as a contradiction, and "found id -1; expected
+# an id of label_list", which does not say that ignore_index takes other values.
+NEARLY_IDS = [
+    pytest.param(
+        {"predictions": [[1.0, 0.0]], "references": [[1, 0]], "label_list": ["O", "B-PER"]},
+        r"^predictions, sentence 0, token 0: found 1\.0; expected an id of label_list \(0 to 1\) \(a float: ids are "
+        r"integers.*cast with \.astype\(int\)\)$",
+        id="float-predictions",
+    ),
+    pytest.param(
+        {"predictions": [[1.0, 0.0]], "references": [[1.0, 0.0]]},
+        r"^predictions, sentence 0, token 0: found 1\.0 \(float\); expected a string tag, or integer ids with "
+        r"label_list \(cast float ids with \.astype\(int\)\)",
+        id="float-both-sides",
+    ),
+    pytest.param(
+        {"predictions": [[1, 0]], "references": [[1, -1]], "label_list": ["O", "B-PER"]},
+        r"^references, sentence 0, token 1: found id -1; expected an id of label_list \(0 to 1\); if -1 marks "
+        r"positions to leave out, pass ignore_index=-1$",
+        id="padding-minus-1",
+    ),
+    pytest.param(  # a prediction's -1 is no padding: no such advice
+        {"predictions": [[1, -1]], "references": [[1, 0]], "label_list": ["O", "B-PER"]},
+        r"^predictions, sentence 0, token 1: found id -1; expected an id of label_list \(0 to 1\)$",
+        id="prediction-minus-1",
+    ),
+]
+
+
+@pytest.mark.parametrize("given, message", NEARLY_IDS)
+@pytest.mark.parametrize("array", [False, True], ids=["lists", "arrays"])
+def test_nearly_ids_are_answered_with_what_makes_them_ids(given: dict, message: str, array: bool) -> None:
+    import numpy as np
+
+    if array:
+        given = {key: np.array(value) if key != "label_list" else value for key, value in given.items()}
+    with pytest.raises(ValueError, match=message):
+        ns.compute_semeval(**given)

@@ -329,6 +329,11 @@ SHELL_EXAMPLE_FILES = {
         "system/doc7.txt": "Ada was born in Bern.\n",
         "system/doc7.ann": "T1\tPER 0 3\tAda\n#1\tAnnotatorNotes T1\tthe author\nT2\tLOC 16 20\tBerne\n",
     },
+    # docs/slices.md: the card's English example, and two of its entity texts as a training set's
+    "$ ner-semeval test.conll --slices entity_length,sentence_length,seen --seen train_entities.txt": {
+        "test.conll": (REPO / "examples" / "english_example.conll").read_text(encoding="utf-8"),
+        "train_entities.txt": "Angela Merkel\nApple\n",
+    },
 }
 # The WNUT-17 systems' outputs, which the pages say the repository does not hold.
 SHELL_EXAMPLES_NOT_SHIPPED = {

@@ -110,14 +110,14 @@ def ids_to_tags(
                 continue
             for side, value in (("references", reference), ("predictions", predicted)):
                 if not is_id(value):
-                    hint = f" ({LOGITS_HINT})" if looks_like_scores(value) else ""
+                    hint = f" ({LOGITS_HINT})" if looks_like_scores(value) else _whole_float_hint(value)
                     raise InvalidInputError(f"found {shown(value)}; expected {expected}{hint}", side, sentence, token)
                 if value not in labels:
                     problem = (
                         f"found ignore_index {shown(int(value))} where the reference has a label; predictions need a "
                         "label id at every position the references label"
                         if value == ignore_index
-                        else f"found id {shown(int(value))}; expected {expected}"
+                        else f"found id {shown(int(value))}; expected {expected}{_padding_hint(side, value)}"
                     )
                     raise InvalidInputError(problem, side, sentence, token)
                 try:
@@ -130,6 +130,23 @@ def ids_to_tags(
         tag_predictions.append(predicted_tags)
         tag_references.append(reference_tags)
     return tag_predictions, tag_references
+
+
+def _whole_float_hint(value: Any) -> str:
+    """Of a float holding a whole number (ids in a float array): "found 1.0; expected an id (0 to 1)" reads as a
+    contradiction, so say that ids are integers and how to make them so."""
+    if isinstance(value, float | np.floating) and np.isfinite(value) and float(value).is_integer():
+        return f" (a {type(value).__name__}: ids are integers, as argmax gives them; cast with .astype(int))"
+    return ""
+
+
+def _padding_hint(side: str, value: Any) -> str:
+    """Of a negative reference id that is not ignore_index: most likely another padding value than -100."""
+    return (
+        f"; if {int(value)} marks positions to leave out, pass ignore_index={int(value)}"
+        if side == "references" and value < 0
+        else ""
+    )
 
 
 def _ids_without_label_list(predictions: Batch, references: Batch) -> InvalidInputError:
