@@ -3,9 +3,10 @@ before its fix."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from nerscore import compute_semeval
+from nerscore import Span, compute_semeval, pair, pair_greedy
 
 
 class UnhashableText(str):
@@ -46,3 +47,42 @@ def _plain_entity(entity):
     if isinstance(entity, dict):
         return {key: str.__str__(value) if isinstance(value, str) else value for key, value in entity.items()}
     return tuple(str.__str__(value) if isinstance(value, str) else value for value in entity)
+
+
+# Spans built by hand hold anything their fields are given: redteam11 refused an empty or reversed extent and
+# fragments out of order, but offsets of no integer, a type of no string, or fragments in lists reached the
+# pairing's sorts and sets: TypeError ("'<' not supported between 'int' and 'str'", "unhashable type: 'list'").
+# (references, predictions, the value named)
+_GOOD = [Span(0, 2, "A"), Span(1, 3, "B")]
+HAND_BUILT_SPANS = [
+    pytest.param([Span("0", "3", "A"), *_GOOD], _GOOD, "references[0] is Span(start='0'", id="offsets-strings"),
+    pytest.param(_GOOD, [*_GOOD, Span(None, None, "A")], "predictions[2] is Span(start=None", id="offsets-none"),
+    pytest.param([Span(0.5, 3, "A")], _GOOD, "references[0] is Span(start=0.5", id="offset-a-float"),
+    pytest.param([Span(True, 3, "A")], _GOOD, "references[0] is Span(start=True", id="offset-a-bool"),
+    pytest.param(
+        _GOOD, [Span(0, 3, ["A"])], "predictions[0] is Span(start=0, end=3, entity_type=['A']", id="type-list"
+    ),
+    pytest.param([Span(0, 3, None)], _GOOD, "references[0]", id="type-none"),  # type: ignore[arg-type]
+    pytest.param([Span(0, 3, "")], _GOOD, "references[0]", id="type-empty"),
+    pytest.param([Span(0, 3, "A", [(0, 1), (2, 3)])], _GOOD, "references[0]", id="fragments-a-list"),
+    pytest.param(_GOOD, [Span(0, 3, "A", ((0, 1), [2, 3]))], "predictions[0]", id="a-fragment-a-list"),
+    pytest.param(_GOOD, [Span(0, 3, "A", ((0, 1), (2, 3.0)))], "predictions[0]", id="a-fragment-end-a-float"),
+    pytest.param(_GOOD, [Span(0, 3, "A", ((0, 1, 9), (2, 3)))], "predictions[0]", id="a-fragment-of-three"),
+    pytest.param(_GOOD, [Span(0, 3, "A", None)], "predictions[0]", id="fragments-none"),  # type: ignore[arg-type]
+    pytest.param([Span(0, 3, "A", np.array([[0, 1], [2, 3]]))], _GOOD, "references[0]", id="fragments-an-array"),
+]
+
+
+@pytest.mark.parametrize(("references", "predictions", "named"), HAND_BUILT_SPANS)
+@pytest.mark.parametrize("pairing", [pair, pair_greedy], ids=["pair", "pair_greedy"])
+def test_spans_built_by_hand_of_wrong_kinds_are_refused_naming_the_span(references, predictions, named, pairing):
+    with pytest.raises(
+        ValueError, match=r"expected start < end \(end exclusive\), both integers, a non-empty"
+    ) as caught:
+        pairing(references, predictions)
+    assert named in str(caught.value)
+
+
+def test_spans_of_numpy_integers_and_strings_still_pair() -> None:  # (a guard of the check above)
+    references = [Span(np.int64(0), np.int64(2), np.str_("A")), Span(0, 9, "B", ((0, 1), (np.int32(3), 9)))]
+    assert pair(references, references) == [(span, span) for span in references]
