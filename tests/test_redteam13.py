@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nerscore import Span, compute_semeval, pair, pair_greedy
+from nerscore import Span, compute_semeval, encode, pair, pair_greedy
 
 
 class UnhashableText(str):
@@ -86,3 +86,18 @@ def test_spans_built_by_hand_of_wrong_kinds_are_refused_naming_the_span(referenc
 def test_spans_of_numpy_integers_and_strings_still_pair() -> None:  # (a guard of the check above)
     references = [Span(np.int64(0), np.int64(2), np.str_("A")), Span(0, 9, "B", ((0, 1), (np.int32(3), 9)))]
     assert pair(references, references) == [(span, span) for span in references]
+
+
+# encode took the same Spans unchecked: float offsets raised TypeError ("can't multiply sequence by non-int"), a
+# type None or "" wrote 'B-None' or 'B-', tags no decoding reads back as that span.
+ENCODED_BY_HAND = [
+    pytest.param(Span(0.0, 1.0, "A"), id="float-offsets"),
+    pytest.param(Span(0, 1, None), id="type-none"),  # type: ignore[arg-type]
+    pytest.param(Span(0, 1, ""), id="type-empty"),
+]
+
+
+@pytest.mark.parametrize("span", ENCODED_BY_HAND)
+def test_encode_refuses_spans_built_by_hand_of_wrong_kinds(span: Span) -> None:
+    with pytest.raises(ValueError, match=r"^spans\[0\] is Span\(.*both integers, a non-empty string type"):
+        encode([span], 3)
