@@ -3,8 +3,12 @@ before its fix."""
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nerscore import Span, compute_semeval, encode, pair, pair_greedy
 
@@ -101,3 +105,30 @@ ENCODED_BY_HAND = [
 def test_encode_refuses_spans_built_by_hand_of_wrong_kinds(span: Span) -> None:
     with pytest.raises(ValueError, match=r"^spans\[0\] is Span\(.*both integers, a non-empty string type"):
         encode([span], 3)
+
+
+# Any field values a Span may be built with: pair, pair_greedy and encode pair or write it, or refuse it with a
+# ValueError, never another exception (the cases above are found ones; this looks for more of them).
+_FIELD = st.one_of(
+    st.integers(-3, 12),
+    st.sampled_from([None, 1.0, 2.5, True, "", "A", "B", "3", np.int64(4), np.str_("A"), b"A", ("A",)]),
+)
+_FRAGMENTS = st.one_of(
+    st.just(()),
+    st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12)), max_size=3).map(tuple),
+    st.lists(st.lists(_FIELD, min_size=1, max_size=3), max_size=3),
+    st.sampled_from([None, "ab", ((0, 1), (3, 4)), ((0, 1.0), (3, 4))]),
+)
+_ANY_SPAN = st.builds(Span, _FIELD, _FIELD, _FIELD, _FRAGMENTS)
+_PLAIN_SPAN = st.builds(Span, st.integers(0, 5), st.integers(6, 12), st.sampled_from(["A", "B"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(odd=_ANY_SPAN, references=st.lists(_PLAIN_SPAN, max_size=3), predictions=st.lists(_PLAIN_SPAN, max_size=3))
+def test_a_span_of_any_field_values_is_paired_or_refused_with_a_value_error(odd, references, predictions) -> None:
+    for pairing in (pair, pair_greedy):
+        for sides in ([odd, *references], predictions), (references, [*predictions, odd]):
+            with contextlib.suppress(ValueError):
+                pairing(*sides)
+    with contextlib.suppress(ValueError):
+        encode([odd], 13)
