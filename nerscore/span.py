@@ -171,19 +171,38 @@ def check_spans(name: str, spans: Any) -> None:
         if not isinstance(span, Span):
             raise InvalidInputError(f"{name}[{index}] is {shown(span)} ({type(span).__name__}); expected a Span {made}")
         # Built by hand, an empty extent (3, 3) or fragments out of order: what as_span refuses, which pairing's
-        # bisections take as in order (pair_greedy paired Span(6, 6) with Span(5, 8), sharing no unit).
-        if not span.start < span.end or (span.fragments and not _fragments_apart(span)):
-            raise InvalidInputError(
-                f"{name}[{index}] is {shown(span)}; expected start < end (end exclusive) and fragments, where given, "
-                f"two or more sorted and apart from start to end {made}"
-            )
+        # bisections take as in order (pair_greedy paired Span(6, 6) with Span(5, 8), sharing no unit); offsets of
+        # no integer, a type of no string or fragments in lists raised TypeError from the pairing's sorts and sets
+        # (tests/test_redteam13.py). A span as as_span makes most of them is told by its fields' exact kinds.
+        start, end, entity_type = span.start, span.end, span.entity_type
+        if type(start) is int and type(end) is int and type(entity_type) is str and start < end and entity_type:
+            if (type(span.fragments) is tuple and not span.fragments) or _fragments_apart(span):
+                continue
+        elif _well_formed(span):
+            continue
+        raise InvalidInputError(
+            f"{name}[{index}] is {shown(span)}; expected start < end (end exclusive), both integers, a non-empty "
+            f"string type, and fragments, where given, a tuple of two or more (start, end) tuples sorted and apart "
+            f"from start to end {made}"
+        )
+
+
+def _well_formed(span: Span) -> bool:
+    """Whether a Span holds what `fragment_span` makes: integer offsets start < end, a non-empty string type, and
+    fragments () or apart (`_fragments_apart`)."""
+    start, end, entity_type, pieces = span.start, span.end, span.entity_type, span.fragments
+    if not (_is_offset(start) and _is_offset(end) and start < end and isinstance(entity_type, str) and entity_type):
+        return False
+    return (type(pieces) is tuple and not pieces) or _fragments_apart(span)
 
 
 def _fragments_apart(span: Span) -> bool:
     """Whether a Span's fragments are as `fragment_span` makes them (docs/scoring.md §12)."""
     pieces = span.fragments
     return (
-        len(pieces) > 1
+        type(pieces) is tuple
+        and len(pieces) > 1
+        and all(type(piece) is tuple and len(piece) == 2 and all(map(_is_offset, piece)) for piece in pieces)
         and pieces[0][0] == span.start
         and pieces[-1][1] == span.end
         and all(start < end for start, end in pieces)
