@@ -15,8 +15,10 @@ from .resampling import (
     SCORED_WIDTH,
     bca_interval,
     bootstrap_totals,
+    check_memory,
     holding_estimates,
     resample_blocks,
+    totals_bytes,
 )
 from .sample_statistics import (
     SliceStatistics,
@@ -75,6 +77,8 @@ def _two_level(
     width, every run's), the value's exponent (`value_exponent`) and the generator, which goes on from the
     units' draws."""
     runs = sum(groups)
+    # The totals of every resample, and the runs' picks (drawn as int64), are held through the interval.
+    check_memory(resamples, len(measure_keys(options)), units, totals_bytes(units) + 9 * runs, "fewer runs")
     rng = np.random.default_rng(seed)
     exponent = value_exponent(units.vectors, runs, units.size, options)  # docs/scoring.md §10
     # Each run's weight in the statistic: sign / runs of its group, so that the picks give the mean of the drawn.
