@@ -65,3 +65,25 @@ def test_runs_tied_on_a_statistic_by_chance_are_no_evidence_of_a_difference(runs
     result = ns.compare_runs(runs_a=runs_a, runs_b=runs_b, references=_SIX, n_resamples=200)
     assert result["strict_recall_delta_low"] <= 0 <= result["strict_recall_delta_high"]
     assert result["strict_recall_p_value"] > 0.1, result["strict_recall_p_value"]
+
+
+# compare_runs where nothing varies, runs or units (each system's runs identical, on one sentence or on copies of
+# one): a second copy of each run turned compare_semeval's p (1 on one sentence, 2/32 on five copies, as with one
+# run a side) into the floor 1 / (n + 1), as if it were the strongest evidence. Now the runs, all alike, are
+# tested as one run a side: compare_semeval's test.
+_ONE_REFERENCE, _MISSED, _FOUND = [["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]], [["B-PER", "I-PER", "O"]]
+RUNS_ALL_ALIKE = [
+    pytest.param(1, 2, 2, id="one-sentence-two-runs-a-side"),
+    pytest.param(1, 1, 3, id="one-sentence-one-run-against-three"),
+    pytest.param(5, 2, 2, id="five-copies-two-runs-a-side"),
+]
+
+
+@pytest.mark.parametrize(("copies", "runs_a", "runs_b"), RUNS_ALL_ALIKE)
+def test_runs_all_alike_on_units_all_alike_are_tested_as_one_run_a_side(copies: int, runs_a: int, runs_b: int):
+    references, missed, found = _ONE_REFERENCE * copies, _MISSED * copies, _FOUND * copies
+    result = ns.compare_runs(runs_a=[missed] * runs_a, runs_b=[found] * runs_b, references=references)
+    one_run = ns.compare_semeval(predictions_a=missed, predictions_b=found, references=references)
+    assert result["strict_f1_delta"] == one_run["strict_f1_delta"] == 1.0
+    assert result["strict_f1_p_value"] == pytest.approx(one_run["strict_f1_p_value"], abs=0.02)
+    assert result["strict_f1_p_value"] >= (1.0 if copies == 1 else 0.04)

@@ -4,6 +4,7 @@ of the mean over runs, and the comparison of two systems' runs (its interval, an
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -137,7 +138,17 @@ def runs_comparison(
     values = _per_run(units.totals(), runs, options, exponent)
     scale = _scales(values, drawn, runs, options, exponent)
     variances, interaction = _unit_variances(drawn, groups, options, scale, exponent)
-    p_values = _pooled_p_values(values[:runs_a] * scale, values[runs_a:] * scale, variances, resamples, interaction)
+    p_values = _pooled_p_values(values[:runs_a] * scale, values[runs_a:] * scale, variances, interaction)
+    unjudged = np.isnan(p_values)
+    if unjudged.any():
+        # Nothing varies, runs or units, and B - A is not 0: every run of a system is its first as far as these
+        # statistics go, so the test is compare_semeval's of A's first run against B's (a one-unit sample: p 1,
+        # as with one run a side, where the floor 1 / (n + 1) was given for two runs identical a side).
+        width = units.vectors.shape[1] // runs
+        first = SentenceCounts(units.vectors[:, np.r_[0:width, runs_a * width : (runs_a + 1) * width]], units.sentences)
+        difference = SliceStatistics([], options, exponent, paired=True)
+        found = randomization_p_values(first, difference, difference(first.totals()), resamples, rng)
+        p_values[unjudged] = found[unjudged]
     return keys, low, high, p_values
 
 
@@ -187,7 +198,7 @@ def _unit_variances(
 
 
 def _pooled_p_values(
-    values_a: np.ndarray, values_b: np.ndarray, units: np.ndarray, resamples: int, interaction: Any = 0.0
+    values_a: np.ndarray, values_b: np.ndarray, units: np.ndarray, interaction: Any = 0.0
 ) -> np.ndarray:
     """Two-sided p-values of t = (mean B - mean A) / SE, SE² = s²·(1/R_A + 1/R_B) + the units' variance, with s²
     the runs' variance pooled over both systems (R_A + R_B - 2 degrees of freedom: under the null hypothesis the
@@ -198,7 +209,7 @@ def _pooled_p_values(
     (a recall of 2/5 in two runs, 1/5 in two others) gave it 0, the units' part less that 0 too, and the floor
     1 / (n + 1) for a difference whose interval ran from -0.67 to +0.25. Welch's separate variances, tried
     first, rejected 8.6 % of null pairs of 2 runs against 5 at 5 % (tests/test_runs.py). Where nothing varies,
-    p is 1 for no difference and the resamples' floor 1 / (n + 1) otherwise."""
+    p is 1 for no difference and NaN otherwise (`runs_comparison` swaps units instead)."""
     runs_a, runs_b = len(values_a), len(values_b)
     runs_freedom = runs_a + runs_b - 2
     squares = ((values_a - values_a.mean(axis=0)) ** 2).sum(axis=0) + ((values_b - values_b.mean(axis=0)) ** 2).sum(
@@ -214,7 +225,7 @@ def _pooled_p_values(
         # units) as good as infinitely many (the normal); all the runs' when the units' part is 0.
         freedom = np.where(seeds > 0, error**4 / (seeds**2 / runs_freedom), np.inf)
         p_values = _two_sided_t(t, np.where(freedom > 1e6, np.inf, freedom))
-    return np.where(varies, p_values, np.where(np.abs(delta) < 1e-12, 1.0, 1 / (resamples + 1)))
+    return np.where(varies, p_values, np.where(np.abs(delta) < 1e-12, 1.0, math.nan))
 
 
 def _two_sided_t(t: np.ndarray, freedom: np.ndarray) -> np.ndarray:
