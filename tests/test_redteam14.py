@@ -60,12 +60,19 @@ TIED_RUNS = [
         [[_L, _P, _L, _O, _P, _P], [_P, _O, _O, _O, _O, _O]],
         id="recall-0-against-1-of-5",
     ),
+    # (eight sentences: the units' part not 0 but a sliver, t 4.6 against the normal: p 3.4e-06, now 0.12)
+    pytest.param(
+        [[_P, _P, _L, _L, _O, _O, _P, _P], [_L, _O, _L, _P, _L, _O, _P, _P]],
+        [[_P, _O, _L, _O, _O, _L, _L, _O], [_O, _L, _P, _O, _O, _O, _O, _O]],
+        id="recall-4-of-7-against-2-of-7",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("runs_a", "runs_b"), TIED_RUNS)
 def test_runs_tied_on_a_statistic_by_chance_are_no_evidence_of_a_difference(runs_a: list, runs_b: list) -> None:
-    result = ns.compare_runs(runs_a=runs_a, runs_b=runs_b, references=_SIX, n_resamples=200)
+    references = [*_SIX, _P, _L][: len(runs_a[0])]
+    result = ns.compare_runs(runs_a=runs_a, runs_b=runs_b, references=references, n_resamples=200)
     assert result["strict_recall_delta_low"] <= 0 <= result["strict_recall_delta_high"]
     assert result["strict_recall_p_value"] > 0.1, result["strict_recall_p_value"]
 
@@ -131,3 +138,18 @@ def test_the_bca_interval_of_distinct_vectors_is_scipys_by_hand_over_every_sente
     )
     expected = _by_hand_bca(resampled, estimate, strict_f1_of_totals(totals - by_sentence), level)
     assert [float(low[0]), float(high[0])] == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+# compare_runs' t test where the units add nothing (V = 0, no interaction): the pooled two-sample t test, as
+# scipy.stats.ttest_ind(equal_var=True) gives it. A guard of the statistics (the degrees of freedom, the pooling).
+@pytest.mark.parametrize(("runs_a", "runs_b"), [(2, 2), (1, 3), (3, 5), (2, 7)])
+def test_the_runs_t_test_without_a_units_part_is_scipys_pooled_t_test(runs_a: int, runs_b: int) -> None:
+    from scipy import stats
+
+    from nerscore.statistics import run_statistics
+
+    rng = np.random.default_rng(runs_a * 10 + runs_b)
+    values_a, values_b = rng.normal(0.6, 0.05, size=(runs_a, 12)), rng.normal(0.65, 0.05, size=(runs_b, 12))
+    found = run_statistics._pooled_p_values(values_a, values_b, np.zeros(12))
+    expected = stats.ttest_ind(values_b, values_a, equal_var=True).pvalue
+    assert found == pytest.approx(expected, rel=1e-9)
