@@ -659,7 +659,7 @@ def test_compare_runs_counts_the_units_variation_where_the_systems_differ_senten
             if units_part:
                 p_values = run_statistics.runs_comparison(units, 3, 3, options, 199, replication)[3]
             else:
-                with mock.patch.object(run_statistics, "_unit_variances", lambda *_: np.zeros(12)):
+                with mock.patch.object(run_statistics, "_unit_variances", lambda *_: (np.zeros(12), np.zeros(12))):
                     p_values = run_statistics.runs_comparison(units, 3, 3, options, 199, replication)[3]
             rejected += p_values[index] < 0.05
         return rejected / 150

@@ -88,6 +88,11 @@ def _totals_type(sample: SentenceCounts) -> np.dtype:
     return np.min_scalar_type(largest) if largest < 1 << 63 else np.dtype(np.int64)
 
 
+def totals_bytes(sample: SentenceCounts) -> int:
+    """The bytes a resample's totals take in `bootstrap_totals`."""
+    return sample.vectors.shape[1] * _totals_type(sample).itemsize
+
+
 def bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Generator) -> np.ndarray:
     """The totals (resamples x width) of bootstrap samples (`_drawn_blocks`). They are kept (the interval reads
     them twice, `bca_interval`) in the smallest unsigned integers that hold them: 1 to 4 bytes a count where
@@ -129,10 +134,10 @@ class DrawnSamples:
     @staticmethod
     def bytes_a_resample(sample: SentenceCounts) -> int:
         """What `DrawnSamples` keeps of each resample."""
-        units, width = sample.vectors.shape
+        units = sample.vectors.shape[0]
         if DrawnSamples.draws_kept(sample):
             return units * np.min_scalar_type(sample.size).itemsize
-        return width * _totals_type(sample).itemsize
+        return totals_bytes(sample)
 
     def blocks(self, columns: np.ndarray | None, statistic: Statistic) -> Blocks:
         """`statistic` of the totals' `columns` (None: all of them) of every resample, block by block."""
@@ -192,7 +197,7 @@ def resampled_interval(
     estimate = statistic(totals)
     if not sample.size:
         return np.full(len(estimate), np.inf), np.full(len(estimate), -np.inf)
-    _check_memory(resamples, len(estimate), sample)
+    check_memory(resamples, len(estimate), sample)
     drawn = DrawnSamples(sample, resamples, rng)
     if isinstance(statistic, SliceStatistics):
         parts = statistic.parts(sample.vectors.shape[1], _part_statistics(resamples))
@@ -210,19 +215,29 @@ def _part_statistics(resamples: int) -> int:
     return max(1, _PART_BYTES // (8 * resamples if held else 4 * _Quantiles.BINS))
 
 
-def _check_memory(resamples: int, statistics: int, sample: SentenceCounts) -> None:
+def check_memory(
+    resamples: int,
+    statistics: int,
+    sample: SentenceCounts,
+    kept: int | None = None,
+    fewer: str = "fewer slice buckets (fewer groups or slice edges)",
+) -> None:
     """An `InvalidInputError` (a ValueError, never a MemoryError) before the resamples' draws or totals and the
     statistics `_Quantiles` holds of a part are allocated, where they would not fit: resamples x units (a group
-    slice of a group a sentence, 10**6 sentences: four GB of draws for 1,000 resamples)."""
+    slice of a group a sentence, 10**6 sentences: four GB of draws for 1,000 resamples). `kept`: the bytes a
+    resample keeps, where not `DrawnSamples`' (the runs' totals and picks, `run_statistics`: 100 runs with
+    `value` and 10**6 resamples asked 8.2 GB of totals at once, a MemoryError), and `fewer` what else would
+    need less."""
     # The draws take a byte or more a unit, the totals a byte or more a count (`DrawnSamples`); a part's values
     # are held up to `_PART_BYTES`; past a block of resamples, `_Quantiles.fit` checks a part's bins.
     held = 8 * statistics if resamples * min(statistics, _STATISTICS) <= _RESAMPLE_BLOCK_CELLS else 0
-    needed = resamples * DrawnSamples.bytes_a_resample(sample) + min(resamples * held, _PART_BYTES)
+    kept = DrawnSamples.bytes_a_resample(sample) if kept is None else kept
+    needed = resamples * kept + min(resamples * held, _PART_BYTES)
     refuse_past_free_memory(
         needed,
         f"bootstrap (or n_resamples): {resamples:,} resamples of {statistics:,} statistics (each slice bucket's "
         f"precision, recall and F count as three) over {sample.vectors.shape[0]:,} distinct units need",
-        "fewer resamples, or fewer slice buckets (fewer groups or slice edges)",
+        f"fewer resamples, or {fewer}",
         unit="MB",
     )
 
