@@ -3,14 +3,19 @@ rows on identical entities, `Tally.entity_types`."""
 
 from __future__ import annotations
 
+import io
 import re
+import sys
+from pathlib import Path
 
 import pytest
+from conftest import REPO, WORKED_EXAMPLE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import EVERY_LETTER, SCHEME_LETTERS
+from test_hipe_table import GOLD, SYSTEM
 
-from nerscore import Scheme, compute_semeval
+from nerscore import Scheme, compute_semeval, main
 from nerscore.schemes import BEGIN, INSIDE, read_by_no_scheme
 
 # A tag whose type holds spaces between words that each read as a tag ("B-Vitamin B-12", type "Vitamin B-12") was
@@ -111,3 +116,93 @@ def test_a_type_of_a_word_that_is_no_tag_is_told_before_any_word_is_parsed(monke
     monkeypatch.setattr(nerscore.schemes, "read_by_no_scheme", parsed)
     result = compute_semeval(predictions=[["B-New York", "O"]], references=[["B-New York", "O"]], per_type=True)
     assert result["New York_strict_f1"] == 1.0
+
+
+# `-` for --hipe, --seen and --value was refused (a file named "-" was opened before that): it reads standard input,
+# as FILE, --spans, --label-studio, --compare and --runs do, where nothing else of the call reads it. Each case: the
+# flags ("-" where standard input goes, "FILE" the file's name) and what the file holds.
+_HIPE_GOLD, _HIPE_SYSTEM = "\n".join(GOLD) + "\n", "\n".join(SYSTEM) + "\n"
+FLAG_FILES_FROM_STANDARD_INPUT = {
+    "seen": ([str(WORKED_EXAMPLE), "--slices", "seen", "--seen", "-", "--json"], "Smith\nLa Scala\n"),
+    "value": ([str(WORKED_EXAMPLE), "--value", "-", "--json"], '{"types": {"PER": 2.0}}'),
+    "hipe-gold": (["--hipe", "-", "SYSTEM", "--json"], _HIPE_GOLD),
+    "hipe-system": (["--hipe", "GOLD", "-", "--json"], _HIPE_SYSTEM),
+    "hipe-table-system": (["--hipe", "GOLD", "-", "--hipe-table"], _HIPE_SYSTEM),
+    "agreement-value": (["agreement", str(REPO / "examples" / "agreement.conll"), "--value", "-"], '{"types": {}}'),
+}
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, content: bytes | str) -> None:
+    stream = io.StringIO(content) if isinstance(content, str) else io.TextIOWrapper(io.BytesIO(content))
+    monkeypatch.setattr(sys, "stdin", stream)
+
+
+@pytest.mark.parametrize("text_stream", [False, True], ids=["bytes", "a-text-stream"])
+@pytest.mark.parametrize(
+    ("flags", "content"), FLAG_FILES_FROM_STANDARD_INPUT.values(), ids=FLAG_FILES_FROM_STANDARD_INPUT
+)
+def test_a_flags_file_from_standard_input_reads_as_the_file(
+    flags: list[str], content: str, text_stream: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    named = {"GOLD": tmp_path / "gold.tsv", "SYSTEM": tmp_path / "team0_bundle4_en_1.tsv", "-": tmp_path / "stdin"}
+    named["GOLD"].write_text(_HIPE_GOLD, encoding="utf-8")
+    named["SYSTEM"].write_text(_HIPE_SYSTEM, encoding="utf-8")
+    named["-"].write_text(content, encoding="utf-8")
+    _stdin(monkeypatch, b"")
+    assert main([str(named[flag]) if flag in named else flag for flag in flags]) == 0, capsys.readouterr().err
+    by_name = capsys.readouterr().out  # (the table names a system by its file: standard input's as /dev/stdin's)
+    _stdin(monkeypatch, content if text_stream else ("\ufeff" + content).encode("utf-8"))
+    assert main([str(named[flag]) if flag in named and flag != "-" else flag for flag in flags]) == 0
+    assert capsys.readouterr().out == by_name
+
+
+# Two of the call's arguments read standard input, each named in the refusal (exit status 2); each case the flags,
+# and the words the message starts with.
+TWO_READERS = {
+    "seen-and-value": ([str(WORKED_EXAMPLE), "--seen", "-", "--value", "-"], "--seen - and --value -"),
+    "seen-and-no-file": (["--slices", "seen", "--seen", "-"], "--seen - and no FILE"),
+    "value-and-a-file": (["-", "--value", "-"], "--value - and FILE -"),
+    "value-and-spans": (["--spans", "-", "--value", "-"], "--value - and --spans -"),
+    "value-and-label-studio": (["--label-studio", "-", "--value", "-"], "--value - and --label-studio -"),
+    "seen-and-compare": (["--compare", "-", str(WORKED_EXAMPLE), "--seen", "-"], "--seen - and --compare -"),
+    "value-and-runs-b": (["--runs", "A", "--runs-b", "-", "--value", "-"], "--value - and --runs-b -"),
+    "hipe-twice": (["--hipe", "-", "-"], "--hipe GOLD - and --hipe SYSTEM -"),
+    "hipe-and-value": (["--hipe", "-", "S", "--value", "-"], "--value - and --hipe GOLD -"),
+}
+
+
+@pytest.mark.parametrize(("flags", "named"), TWO_READERS.values(), ids=TWO_READERS)
+def test_two_readers_of_standard_input_are_refused(flags: list[str], named: str, monkeypatch, capsys) -> None:
+    _stdin(monkeypatch, b"Smith\n")
+    assert _status(flags) == 2
+    assert f"error: {named} each read standard input, one stream, read once" in capsys.readouterr().err
+
+
+# What standard input holds that its flag cannot read: named <stdin>, with its line, as a file's name is.
+BAD_STANDARD_INPUTS = {
+    "seen-not-utf8": (["--seen", "-"], b"Smith\n\xff\n", "argument --seen: cannot read <stdin>: line 2: byte 0xff"),
+    "seen-a-lone-surrogate": (["--seen", "-"], "Smith\n\udcff", "argument --seen: cannot read <stdin>: line 2: byte"),
+    "value-not-json": (["--value", "-"], b"{\n1", "a JSON file of weights: <stdin>: line 2 column 1: Expecting"),
+    "hipe-not-utf8": (["--hipe", "GOLD", "-"], b"TOKEN\n\xff", "<stdin>:2: byte 0xff is not utf-8-sig"),
+}
+
+
+@pytest.mark.parametrize(("flags", "content", "says"), BAD_STANDARD_INPUTS.values(), ids=BAD_STANDARD_INPUTS)
+def test_what_standard_input_holds_is_refused_at_its_line(
+    flags: list[str], content: bytes | str, says: str, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    gold = tmp_path / "gold.tsv"
+    gold.write_text(_HIPE_GOLD, encoding="utf-8")
+    _stdin(monkeypatch, content)
+    arguments = [str(gold) if flag == "GOLD" else flag for flag in flags]
+    arguments = arguments if "--hipe" in flags else [str(WORKED_EXAMPLE), "--slices", "seen", *arguments]
+    assert _status(arguments) == 2
+    assert says in capsys.readouterr().err
+
+
+def _status(arguments: list[str]) -> int | str | None:
+    """`main`'s exit status, argparse's (SystemExit) too."""
+    try:
+        return main(arguments)
+    except SystemExit as stopped:
+        return stopped.code
