@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, WORKED_EXAMPLE
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import EVERY_LETTER, SCHEME_LETTERS
 from test_hipe_table import GOLD, SYSTEM
 
-from nerscore import Scheme, compute_semeval, main
+from nerscore import Scheme, Span, compute_semeval, main
+from nerscore.pairing.rules import SCENARIO_INDEX, scenario_of
 from nerscore.schemes import BEGIN, INSIDE, read_by_no_scheme
+from nerscore.table.pairs import Pairs
 
 # A tag whose type holds spaces between words that each read as a tag ("B-Vitamin B-12", type "Vitamin B-12") was
 # refused as a sentence given as one string (`schemes.sentence_in_one`). Each case: the sentence (one side, both
@@ -206,3 +208,77 @@ def _status(arguments: list[str]) -> int | str | None:
         return main(arguments)
     except SystemExit as stopped:
         return stopped.code
+
+
+# `Pairs.of_rows` builds its columns by maps over each side and its scenarios from them (`scenario_codes`), where a
+# row's call of `scenario_of` and eight appends cost 0.33 s of 100,000 identical entities under pairing="hipe".
+def _entities() -> st.SearchStrategy[Span]:
+    contiguous = st.builds(
+        lambda start, length, kind: Span(start, start + length, kind),
+        st.one_of(st.integers(0, 6), st.just(2**70)),  # (an offset past int64: the columns hold Python ints)
+        st.integers(1, 3),
+        st.sampled_from(["A", "B"]),
+    )
+    two_pieces = st.builds(
+        lambda start, gap, kind: Span(
+            start, start + gap + 2, kind, ((start, start + 1), (start + gap + 1, start + gap + 2))
+        ),
+        st.integers(0, 4),
+        st.integers(1, 2),
+        st.sampled_from(["A", "B"]),
+    )
+    return st.one_of(contiguous, two_pieces)
+
+
+@st.composite
+def _rows(draw: st.DrawFn) -> list[tuple[int, Span | None, Span | None]]:
+    sides = st.one_of(st.none(), _entities())
+    drawn = draw(st.lists(st.tuples(st.integers(0, 3), sides, sides), max_size=12))
+    return [(sentence, r, p) for sentence, r, p in drawn if r is not None or p is not None]
+
+
+def _row_by_row(rows: list, type_names: list[str]) -> list[list]:
+    """The table's columns as the readable path defined them, a row at a time (`scenario_of`)."""
+    index = {name: position for position, name in enumerate(type_names)}
+    return [
+        [sentence, SCENARIO_INDEX[scenario_of(r, p)]]
+        + [-1 if s is None else index[s.entity_type] for s in (r, p)]
+        + [bound for s in (r, p) for bound in ((-1, -1) if s is None else (s.start, s.end))]
+        for sentence, r, p in rows
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_rows())
+@example([(0, Span(0, 3, "A"), Span(0, 3, "A", ((0, 1), (2, 3))))])  # one extent, not one's fragments: V, not I
+def test_the_table_of_rows_is_the_rows_scenarios_types_and_bounds(rows) -> None:
+    table = Pairs.of_rows(rows)
+    names = sorted({s.entity_type for _, r, p in rows for s in (r, p) if s is not None})
+    assert list(table.type_names) == names
+    assert [list(row) for row in zip(*(column.tolist() for column in table.columns()))] == _row_by_row(rows, names)
+    assert table.fragmented == any(s is not None and s.fragments for _, r, p in rows for s in (r, p))
+    if table.fragmented:
+        assert table.pieces(0) == [() if r is None else r.pieces() for _, r, _ in rows]
+        assert table.pieces(1) == [() if p is None else p.pieces() for _, _, p in rows]
+
+
+def test_the_table_of_rows_calls_nothing_a_row(monkeypatch) -> None:
+    # A row's Python calls (scenario_of, the appends) were most of the table's cost: now a few calls a table.
+    calls = []
+    rows = [(0, Span(k, k + 1, "A"), Span(k, k + 1, "A")) for k in range(1_000)] + [(1, None, Span(0, 2, "B"))]
+    sys.setprofile(lambda frame, event, arg: calls.append(event) if event == "call" else None)
+    try:
+        table = Pairs.of_rows(rows)
+    finally:
+        sys.setprofile(None)
+    assert len(calls) < 100, len(calls)
+    assert table.scenario.tolist() == [0] * 1_000 + [1]
+
+
+def test_a_row_of_no_span_is_refused_saying_which_side() -> None:
+    class Entity(Span):  # (a subclass of Span is a Span)
+        pass
+
+    assert Pairs.of_rows([(0, Entity(0, 1, "A"), Span(0, 1, "A"))]).scenario.tolist() == [0]
+    with pytest.raises(ValueError, match=r"^prediction is \(0, 1, 'A'\) \(tuple\); expected a Span or None$"):
+        Pairs.of_rows([(0, Span(0, 1, "A"), None), (0, Span(0, 1, "A"), (0, 1, "A"))])
