@@ -13,6 +13,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from functools import partial
 from typing import Any, BinaryIO
 
 from ._version import __version__
@@ -21,10 +22,12 @@ from .errors import InvalidInputError, shown
 from .files.agreement_files import add_option_flags, agreement_main, given_options, parse_flags
 from .files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .files.file_counts import count_brat, count_label_studio, count_span_file, count_systems, count_tag_file
+from .files.hipe import parse_hipe_bytes
 from .files.hipe_report import add_hipe_arguments, run_hipe
-from .files.readers import print_error, print_output
+from .files.readers import print_error, print_output, standard_input
 from .files.reports import print_comparison, print_results, print_runs
 from .option_checks import COMPARISON_RESAMPLES, OVERLAP, SLICE_NAMES, check_resamples, is_collection, named
+from .option_flags import STDIN, as_bytes, given_standard_input, read_standard_input
 from .options import SPECS, Options, check_span_options, check_tag_options, flag_name, in_words
 
 
@@ -35,18 +38,6 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     except KeyboardInterrupt:  # Ctrl-C, most often at a terminal's standard input: a user's act, not a fault
         print(f"\n{prog}: interrupted", file=sys.stderr)
         return 130  # 128 + SIGINT, what a shell reports for a command ended by Ctrl-C
-
-
-def standard_input(prog: str, what: str) -> BinaryIO:
-    """Standard input's bytes; from a terminal, first a line on standard error saying what is read (a command
-    waiting in silence looks hung), and how to end it."""
-    stdin: Any = sys.stdin  # (replaced by an embedder, it may hold bytes already, or be only their `buffer`)
-    if stdin is None:  # (pythonw, a service): never a file named "-"
-        raise OSError("found no standard input (sys.stdin is None); expected FILE arguments")
-    isatty = getattr(stdin, "isatty", None)
-    if not getattr(stdin, "closed", False) and callable(isatty) and isatty():
-        print(f"{prog}: reading {what} from standard input (end it with Ctrl-D; --help for files)", file=sys.stderr)
-    return getattr(stdin, "buffer", stdin)
 
 
 def opened(prog: str, name: str, what: str) -> contextlib.AbstractContextManager[BinaryIO]:
@@ -97,17 +88,26 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
         parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
     if args.fragments and not args.brat:
         parser.error("--fragments reads BRAT's discontinuous annotations: give it with --brat")
+    if len(readers := _standard_input_readers(args)) > 1:
+        parser.error(f"{in_words(readers)} each read standard input, one stream, read once: give all but one by name")
+    read_standard_input(parser, args, partial(standard_input, prog))
     given = given_options(args, flagged_options())
     if refused := _slices_without_their_data(given):
         return print_error(ValueError(refused))
     if args.hipe:  # docs/hipe.md
         if args.files or args.spans or args.compare or args.runs or annotations:
             parser.error("--hipe reads its own two files: drop FILE, --spans, --compare, --runs and the tools' flags")
-        if "-" in (*args.hipe, args.tagset, args.relaxed):  # (never a file named "-")
-            parser.error(
-                "--hipe, --tagset and --relaxed read files by name, not - (standard input): the scorer's table names "
-                "a system by its file, and the gold is read beside it; give each file's name"
-            )
+        if "-" in (args.tagset, args.relaxed):  # (never a file named "-")
+            parser.error("--tagset and --relaxed read files by name, not - (standard input); give each file's name")
+        try:  # (- is standard input, read whole: a response's documents are aligned to the gold's)
+            args.hipe = [
+                parse_hipe_bytes(as_bytes(standard_input(prog, "a HIPE TSV file").read()), STDIN)
+                if name == "-"
+                else name
+                for name in args.hipe
+            ]
+        except (OSError, ValueError) as error:
+            return print_error(error)
         return run_hipe(args, given)
     if args.column or args.hipe_table or args.tagset or args.nel or args.n_best or args.relaxed or args.norm_time:
         parser.error("--column, --hipe-table, --tagset, --nel, --n-best, --relaxed and --norm-time go with --hipe")
@@ -166,6 +166,19 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
         return print_output(report)
     except ValueError as error:  # what only the counts can show: --confusion with a type O, or too many types
         return print_error(error)
+
+
+def _standard_input_readers(args: argparse.Namespace) -> list[str]:
+    """What of the call reads standard input: each file flag given -, and FILE (- or, when none, the scored files)."""
+    readers = [f"{flag} -" for flag in given_standard_input(args)]
+    readers += [f"--hipe {part} -" for part, name in zip(("GOLD", "SYSTEM"), args.hipe or ()) if name == "-"]
+    files = [("--spans", [args.spans]), ("--label-studio", [args.label_studio]), ("FILE", args.files)]
+    files += [("--compare", args.compare), ("--runs", args.runs), ("--runs-b", args.runs_b)]
+    readers += [f"{flag} -" for flag, names in files if "-" in (names or ())]
+    others = (args.spans, args.label_studio, args.brat, args.compare, args.runs, args.hipe)
+    if not args.files and all(other is None for other in others):
+        readers.append("no FILE")
+    return readers
 
 
 def _slices_without_their_data(given: dict) -> str | None:

@@ -256,7 +256,7 @@ def check_outside_type(
 ) -> None:
     """With `confusion`, an entity type ``"O"`` would share the matrix's ``"O"`` for no entity (docs/scoring.md
     §7): a `ValueError` at its first entity (by the readable path's rows, counted again only for this error)."""
-    counted_outside = OUTSIDE in tally.entity_types  # (each read of entity_types sums the cells again)
+    counted_outside = OUTSIDE in tally.entity_types  # (each read of entity_types finds and sorts the types again)
     if OUTSIDE in (options.labels or ()) and not counted_outside:
         raise InvalidInputError(_OUTSIDE_LABEL)
     if not counted_outside:

@@ -271,7 +271,11 @@ class Options:
         check_seen,
         "`list` or `set` of `str`",
         "the entity texts that count as seen (a training set's) for the `seen` slice.",
-        Flag("FILE", seen_flag, help="entity texts that count as seen, one a line (the `seen` slice; a file, not -)"),
+        Flag(
+            "FILE",
+            seen_flag,
+            help="entity texts that count as seen, one a line (the `seen` slice; - for standard input)",
+        ),
     )
     diagnostics: bool = option(
         False,
@@ -312,7 +316,7 @@ class Options:
         Flag(
             "WEIGHTS",
             value_flag,
-            help="add the value score: ace08, true (the default weights), or a JSON file of weights",
+            help="add the value score: ace08, true (the default weights), or a JSON file of weights (- standard input)",
         ),
     )
     # (Not a field.) The options that add to compute_semeval's result more than the overall scores: a function whose

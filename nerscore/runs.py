@@ -171,7 +171,7 @@ def _run_results(tallies: list[Tally], options: Options) -> list[dict[str, Any]]
         for result, tally in zip(results, tallies):
             assert tally.diagnostics is not None
             result.update(tally.diagnostics.as_dict())
-    types_of = [tally.entity_types for tally in tallies]  # (each read of entity_types sums the cells again)
+    types_of = [tally.entity_types for tally in tallies]  # (each read of entity_types finds and sorts the types again)
     every = sorted(set().union(*types_of))
     if options.per_type and options.labels is None and every:  # (no type in any run: nothing to widen)
         widened = options.evolve(labels=every)

@@ -125,7 +125,7 @@ def soup_batches(
     lengths = draw(st.lists(st.integers(0, max_length), max_size=max_sentences))
     predictions, references = [], []
     for n in lengths:
-        options = {"suffix": suffix, "types": types, "foreign_letters": foreign_letters, "junk": junk}
+        options: dict[str, Any] = {"suffix": suffix, "types": types, "foreign_letters": foreign_letters, "junk": junk}
         predictions.append(draw(tag_soup(scheme, n, **options)))
         references.append(draw(tag_soup(scheme, n, **options)))
     return predictions, references
@@ -144,7 +144,7 @@ def span_batches(
     sentences = []
     for _ in range(draw(st.integers(0, max_sentences))):
         n = draw(st.integers(0, max_length))
-        options = {"types": types, "separate_same_type": separate_same_type}
+        options: dict[str, Any] = {"types": types, "separate_same_type": separate_same_type}
         reference, _ = draw(spans(n, **options))
         prediction, _ = draw(spans(n, **options))
         sentences.append((n, reference, prediction))

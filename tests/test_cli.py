@@ -980,20 +980,13 @@ def test_two_dashes_among_the_systems_files_are_refused(files, monkeypatch, caps
     assert f"{named} times; standard input is one stream, read once" in capsys.readouterr().err
 
 
-# --hipe, --tagset, --relaxed, --seen and --value opened a file named "-"; standard input is not read there (the HIPE
-# table names a system by its file; --seen's and --value's standard input is the scored files' without FILE):
-# refused in words, never "No such file or directory: '-'" (polish).
+# --tagset and --relaxed opened a file named "-"; standard input is not read there: refused in words, never "No
+# such file or directory: '-'" (polish). --hipe, --seen and --value read it now (tests/test_leftovers.py).
 @pytest.mark.parametrize(
     ("flags", "says"),
     [
-        pytest.param(["--hipe", "-", "S"], "--hipe, --tagset and --relaxed read files by name, not -", id="hipe-gold"),
-        pytest.param(
-            ["--hipe", "G", "-"], "--hipe, --tagset and --relaxed read files by name, not -", id="hipe-system"
-        ),
         pytest.param(["--hipe", "G", "S", "--tagset", "-"], "read files by name, not - (standard input)", id="tagset"),
         pytest.param(["--hipe", "G", "S", "--nel", "--relaxed", "-"], "read files by name, not -", id="relaxed"),
-        pytest.param(["SIX", "--slices", "seen", "--seen", "-"], "argument --seen: cannot read - (standard", id="seen"),
-        pytest.param(["SIX", "--value", "-"], "a JSON file of weights: cannot read - (standard input", id="value"),
     ],
 )
 def test_a_dash_where_standard_input_is_not_read_is_refused(files, capsys, flags: list[str], says: str) -> None:

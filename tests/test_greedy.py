@@ -255,7 +255,7 @@ def test_compute_semeval_of_tags_pairs_as_pair_greedy(sentences) -> None:
 def test_compare_semeval_pairs_both_systems_as_the_option_says() -> None:
     # System a's LOC over the end of PERS takes PERS under the scorer's pairing: its type F1 is 0, not 2/3.
     references = [["B-PERS", "I-PERS", "B-LOC", "I-LOC"]] * 3
-    systems = {"predictions_a": [["O", "B-LOC", "I-LOC", "O"]] * 3, "predictions_b": references}
+    systems: dict[str, Any] = {"predictions_a": [["O", "B-LOC", "I-LOC", "O"]] * 3, "predictions_b": references}
     ours = compare_semeval(**systems, references=references, n_resamples=50)
     greedy = compare_semeval(**systems, references=references, n_resamples=50, pairing="hipe")
     assert (ours["type_f1_a"], greedy["type_f1_a"]) == (pytest.approx(2 / 3), 0.0)
@@ -473,14 +473,21 @@ def test_references_past_the_free_memory_are_refused_before_they_are_filed(monke
 # has no attribute 'end'") or a TypeError, alternatives of another length an IndexError; now a ValueError naming
 # the argument, the value and what it expects. (call, fragments of the message)
 X, Y = Span(0, 1, "X"), Span(0, 1, "Y")
+# Values of the kinds the signatures refuse, typed Any: each call passes one on purpose.
+A_TUPLE: Any = (0, 1, "X")
+NOTHING: Any = None
+THREE: Any = 3
+A_STRING: Any = "Y"
 BAD_GREEDY_ARGUMENTS = [
-    pytest.param(lambda: pair_greedy([(0, 1, "X")], [X]), ["references[0] is (0, 1, 'X') (tuple)"], id="a-tuple"),
-    pytest.param(lambda: pair_greedy([X], None), ["predictions is None (NoneType)"], id="no-predictions"),
+    pytest.param(lambda: pair_greedy([A_TUPLE], [X]), ["references[0] is (0, 1, 'X') (tuple)"], id="a-tuple"),
+    pytest.param(lambda: pair_greedy([X], NOTHING), ["predictions is None (NoneType)"], id="no-predictions"),
     pytest.param(lambda: pair_greedy([X], [Y], alternatives=[]), ["alternatives is []", "one value per"], id="few"),
-    pytest.param(lambda: pair_greedy([X], [Y], alternatives=[None]), ["alternatives is [None]"], id="alt-none"),
-    pytest.param(lambda: pair_greedy([X], [Y], identical=3), ["identical is 3"], id="identical-a-number"),
-    pytest.param(lambda: scenario_of((0, 1, "X"), None), ["reference is (0, 1, 'X') (tuple)"], id="scenario-tuple"),
-    pytest.param(lambda: scenario_of(X, "Y"), ["prediction is 'Y' (str); expected a Span or None"], id="scenario-str"),
+    pytest.param(lambda: pair_greedy([X], [Y], alternatives=[NOTHING]), ["alternatives is [None]"], id="alt-none"),
+    pytest.param(lambda: pair_greedy([X], [Y], identical=THREE), ["identical is 3"], id="identical-a-number"),
+    pytest.param(lambda: scenario_of(A_TUPLE, None), ["reference is (0, 1, 'X') (tuple)"], id="scenario-tuple"),
+    pytest.param(
+        lambda: scenario_of(X, A_STRING), ["prediction is 'Y' (str); expected a Span or None"], id="scenario-str"
+    ),
 ]
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..agreement import REFUSED_OPTIONS, agreement
 from ..errors import InvalidInputError, shown
+from ..option_flags import read_standard_input
 from ..options import SPECS, flag_name
 from .annotator_exports import read_doccano_annotators, read_label_studio_annotators
 from .annotator_readers import (
@@ -26,7 +28,7 @@ from .annotator_readers import (
     read_conll_annotators,
     read_jsonl_annotators,
 )
-from .readers import checked_path, json_file_records, print_error, print_output
+from .readers import checked_path, json_file_records, print_error, print_output, standard_input
 
 if TYPE_CHECKING:
     import argparse
@@ -221,6 +223,8 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
 
     parser = build_parser(prog)
     args = parse_flags(parser, argv)
+    # (--seen -, --value -: the paths are files or folders, so standard input is the flag's alone)
+    read_standard_input(parser, args, partial(standard_input, prog))
     read = None
     options = given_options(args, _FLAGS)
     form = args.format or file_format(args.paths)

@@ -44,6 +44,7 @@ __all__ = [
     "HipeFileError",
     "align_hipe",
     "parse_hipe",
+    "parse_hipe_bytes",
     "read_hipe",
 ]
 
@@ -92,9 +93,25 @@ def undecodable(source: str, encoding: str = "utf-8-sig", raw: bytes | None = No
     try:
         raw.decode(encoding)
     except UnicodeDecodeError as error:
-        line, _ = line_and_column(raw, error.start)
-        return HipeFileError(source, line, f"byte {raw[error.start]:#04x} is not {encoding}; expected {encoding} text")
+        return _undecodable_at(raw, source, encoding, error)
     return HipeFileError(source, None, f"is not {encoding} text")
+
+
+def _undecodable_at(raw: bytes, source: str, encoding: str, error: UnicodeDecodeError) -> HipeFileError:
+    line, _ = line_and_column(raw, error.start)
+    return HipeFileError(source, line, f"byte {raw[error.start]:#04x} is not {encoding}; expected {encoding} text")
+
+
+def parse_hipe_bytes(raw: bytes, source: str) -> list[HipeDocument]:
+    """`read_hipe` of a UTF-8 file's bytes already read (standard input's: ``--hipe -``)."""
+    documents = _parse_bytes(raw, source, True)
+    if documents is not None:
+        return documents
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise _undecodable_at(raw, source, "utf-8-sig", error) from None
+    return _parse_text(text.replace("\r\n", "\n").replace("\r", "\n"), source)  # (universal newlines)
 
 
 def read_lines(path: str | os.PathLike[str]) -> list[str]:

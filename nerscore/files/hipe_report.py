@@ -29,7 +29,7 @@ def add_hipe_arguments(parser: argparse.ArgumentParser) -> None:
         nargs=2,
         metavar=("GOLD", "SYSTEM"),
         help="score a HIPE TSV response against its gold (CLEF-HIPE-2020, HIPE-2022): the column of --column, a "
-        "unit per document; with --hipe-table, the HIPE scorer's table (files by name, not -)",
+        "unit per document; with --hipe-table, the HIPE scorer's table; - for standard input (one of the two)",
     )
     parser.add_argument(
         "--column",
@@ -115,6 +115,8 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
                 pairing=given.get("pairing", HIPE),
                 normalize_time=args.norm_time,
                 scorer=scorer,
+                # (a response read from standard input is named as the scorer names /dev/stdin's)
+                system_name=None if isinstance(system, str) else "stdin",
                 **links,
             )
             # As JSON, the table's rows as a list of objects, keyed by the TSV's column names.
@@ -123,7 +125,7 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
             raise ValueError("our summary scores one --column at a time (--hipe-table takes several)")
         options = Options.of(**given)
         check_span_options(options)
-        documents = read_hipe(gold)
+        documents = read_hipe(gold) if isinstance(gold, str) else gold  # (standard input's, read by the command)
         inputs = hipe_inputs(
             documents, system, columns[0], nel=args.nel, tagset=tagset, normalize_time=args.norm_time, scorer=scorer
         )

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, BinaryIO, ClassVar, NamedTuple
 
 from ..errors import is_collection, shown
 
@@ -433,6 +433,18 @@ def decoded(raw: bytes, source: str, first_line: int = 1) -> str:
         raise ConllError(
             source, line, f"byte {raw[error.start]:#04x} at column {column} is not UTF-8; expected UTF-8 text"
         ) from None
+
+
+def standard_input(prog: str, what: str) -> BinaryIO:
+    """Standard input's bytes; from a terminal, first a line on standard error saying what is read (a command
+    waiting in silence looks hung), and how to end it."""
+    stdin: Any = sys.stdin  # (replaced by an embedder, it may hold bytes already, or be only their `buffer`)
+    if stdin is None:  # (pythonw, a service): never a file named "-"
+        raise OSError("found no standard input (sys.stdin is None); expected FILE arguments")
+    isatty = getattr(stdin, "isatty", None)
+    if not getattr(stdin, "closed", False) and callable(isatty) and isatty():
+        print(f"{prog}: reading {what} from standard input (end it with Ctrl-D; --help for files)", file=sys.stderr)
+    return getattr(stdin, "buffer", stdin)
 
 
 def line_and_column(content: str | bytes, position: int, first_line: int = 1) -> tuple[int, int]:

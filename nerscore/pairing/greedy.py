@@ -102,10 +102,14 @@ def pair_greedy(
 
 
 def _position(row: tuple[Span | None, Span | None]) -> tuple[int, bool, int]:
+    """A row's place: its smaller start, a row with a reference first, then the reference's end (or the
+    prediction's). Without a generator of its two sides: a third of 100,000 identical entities' pairing was this."""
     reference, prediction = row
-    first = reference if reference is not None else prediction
-    assert first is not None, "a row holds an entity"
-    return min(span.start for span in row if span is not None), reference is None, first.end
+    if reference is None:
+        assert prediction is not None, "a row holds an entity"
+        return prediction.start, True, prediction.end
+    start = reference.start if prediction is None or reference.start <= prediction.start else prediction.start
+    return start, False, reference.end
 
 
 class _InOrder:

@@ -24,12 +24,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import repeat
+from operator import attrgetter
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from ..options import EVALUATION_SCHEMES
-from ..pairing.rules import SCENARIO_INDEX, SCENARIOS, Scenario, scenario_of
+from ..pairing.rules import SCENARIOS, Scenario, scenario_codes, scenario_of
 from ..result_scores import entity_rows, row_tails
 from ..span import Span
 from ..tally import Row
@@ -45,6 +47,11 @@ PAIR_COLUMNS = (
     "predicted_start",
     "predicted_end",
 )
+
+
+# A row's missing side, read as `Pairs.of_rows` reads an entity: -1 for its type and bounds, no fragments.
+_NO_ENTITY = SimpleNamespace(start=-1, end=-1, entity_type=None, fragments=())
+_START, _END, _TYPE, _FRAGMENTS = (attrgetter(name) for name in ("start", "end", "entity_type", "fragments"))
 
 
 @dataclass(frozen=True)
@@ -113,33 +120,32 @@ class Pairs:
         """The readable path's rows (sentence, reference, prediction); type ids index `type_names` (by default
         the types of the rows, sorted)."""
         rows = list(rows)
-        names = (
-            list(type_names)
-            if type_names is not None
-            else sorted({span.entity_type for _, r, p in rows for span in (r, p) if span is not None})
-        )
-        index = {name: position for position, name in enumerate(names)}
-        columns: list[list[int]] = [[] for _ in PAIR_COLUMNS]
+        sides = [r for _, r, _ in rows], [p for _, _, p in rows]
+        if not {*map(type, sides[0]), *map(type, sides[1])} <= {Span, type(None)}:  # (a subclass, or no Span)
+            for r, p in zip(*sides):
+                scenario_of(r, p)  # raises at the first row that is not of Spans or None, saying which side
+        # Column by column, by C-level maps, and the scenarios from the columns as the array paths find theirs
+        # (`scenario_codes`): a row's call of `scenario_of` and eight appends took 0.33 s of 100,000 rows.
+        filled = [[_NO_ENTITY if span is None else span for span in side] for side in sides]
+        types = [list(map(_TYPE, side)) for side in filled]
+        names = list(type_names) if type_names is not None else sorted({*types[0], *types[1]} - {None})
+        type_id: dict[str | None, int] = {**{name: position for position, name in enumerate(names)}, None: -1}
+        reference_type, predicted_type = (int_column(list(map(type_id.__getitem__, side))) for side in types)
+        r0, r1, p0, p1 = (int_column(list(map(bound, side))) for side in filled for bound in (_START, _END))
         fragments = None
-        if any((r is not None and r.fragments) or (p is not None and p.fragments) for _, r, p in rows):
+        if any(any(map(_FRAGMENTS, side)) for side in filled):
             fragments = (
-                fragment_column([() if r is None else r.fragments for _, r, _ in rows]),
-                fragment_column([() if p is None else p.fragments for _, _, p in rows]),
+                fragment_column(list(map(_FRAGMENTS, filled[0]))),
+                fragment_column(list(map(_FRAGMENTS, filled[1]))),
             )
-        for sentence, r, p in rows:
-            values = (
-                sentence,
-                SCENARIO_INDEX[scenario_of(r, p)],
-                -1 if r is None else index[r.entity_type],
-                -1 if p is None else index[p.entity_type],
-                -1 if r is None else r.start,
-                -1 if r is None else r.end,
-                -1 if p is None else p.start,
-                -1 if p is None else p.end,
-            )
-            for column, value in zip(columns, values):
-                column.append(value)
-        return cls.of_columns([int_column(column) for column in columns], names, sentences, fragments)
+        same_bounds = (r0 == p0) & (r1 == p1)
+        if fragments is not None:  # the same fragments too (`Span.same_bounds`, docs/scoring.md §12)
+            same_bounds &= np.array([a == b for a, b in zip(*fragments)], dtype=bool)
+        scenario = scenario_codes(same_bounds, reference_type == predicted_type)
+        scenario[predicted_type < 0] = Scenario.III
+        scenario[reference_type < 0] = Scenario.II
+        columns = [[sentence for sentence, _, _ in rows], scenario, reference_type, predicted_type, r0, r1, p0, p1]
+        return cls.of_columns(columns, names, sentences, fragments)
 
     @classmethod
     def of_columns(
