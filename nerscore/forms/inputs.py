@@ -300,7 +300,7 @@ def _checked_type(entity_type: Any, where: str = "") -> str:
     """An entity's type, a non-empty string, else the error that says so (and `where` the type is looked for)."""
     if not isinstance(entity_type, str) or not entity_type:
         raise InvalidInputError(f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER'{where}")
-    return entity_type
+    return str.__str__(entity_type)  # a plain string (np.str_ of an array's): the result's types
 
 
 def as_span(entity: Any) -> Span:
@@ -467,10 +467,10 @@ def as_string_entity(entity: Any) -> tuple[str, str]:
             f"found {shown(entity)}, whose type and text are {type(entity_type).__name__} and "
             f"{type(text).__name__}; expected {_STRING_FORMS} (type first, as eval4ner)"
         )
-    _checked_type(entity_type)
+    entity_type = _checked_type(entity_type)
     if not text:
         raise InvalidInputError(f"found {shown(entity)}, whose text is empty; expected the entity's non-empty text")
-    return entity_type, text
+    return entity_type, str.__str__(text)  # plain strings, as _checked_type's
 
 
 def read_strings(batch: list[list], side: str) -> list[list[tuple[str, str]]]:
