@@ -3,12 +3,16 @@ each named case failed on the code before its fix."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 import pytest
 
-from nerscore import Accumulator, agreement, compute_semeval
+from nerscore import Accumulator, Options, agreement, compute_semeval
+from nerscore.compute import count_batch
+from nerscore.forms.inputs import TAGS
+from nerscore.tally import Counted
 
 # Strings of numpy (np.str_, a str subclass: what iterating an array of strings gives) kept in the result where it is
 # plain data: the confusion matrix keyed by np.str_('PER') for labels=np.array([...]); the `entities` rows of span
@@ -74,3 +78,69 @@ def test_numpy_strings_given_give_plain_strings_back(call, given: dict) -> None:
     result = call(**_numpy_strings(given))
     assert _not_plain(result) == []
     assert result == call(**given)
+
+
+# The accumulator's own methods given what they do not take: AttributeError ("'dict' object has no attribute
+# 'bootstrap'") from an Accumulator built on a dict, TypeError from update_checked's columns given as no mapping,
+# and from `add` (a batch count_batch counted, as the command line's chunks) given sentences as a string or unhashable
+# document ids; NaN document ids, refused everywhere else, were each a unit of its own (by identity).
+def _counted(options: Options) -> Counted:
+    return count_batch(_TAGS["predictions"], _TAGS["references"], TAGS, options, keep_sentences=True)[0]
+
+
+_BOOTSTRAP = Options.of(bootstrap=10)
+ACCUMULATOR_MISUSES = [
+    pytest.param(
+        lambda: Accumulator({"per_type": True}), r"options is \{'per_type': True\}; expected an Options", id="a-dict"
+    ),
+    pytest.param(lambda: Accumulator("IOB2"), r"options is 'IOB2'; expected an Options", id="a-string"),
+    pytest.param(
+        lambda: Accumulator(Options(), ordered="yes"), r"ordered is 'yes'; expected True or False", id="ordered"
+    ),
+    pytest.param(
+        lambda: Accumulator().update_checked(_TAGS["predictions"], _TAGS["references"], [["a", "b", "c"]]),
+        r"columns is \[\['a', 'b', 'c'\]\]; expected a mapping of column names",
+        id="columns-a-list",
+    ),
+    pytest.param(
+        lambda: Accumulator().update_checked(_TAGS["predictions"], _TAGS["references"], {1: ["a"]}),
+        r"columns is \{1: \['a'\]\}; expected a mapping of column names",
+        id="columns-keyed-by-a-number",
+    ),
+    pytest.param(
+        lambda: Accumulator(_BOOTSTRAP).add(_counted(_BOOTSTRAP), "1"),
+        r"sentences is '1'; expected the number of sentences counted \(1\)",
+        id="sentences-a-string",
+    ),
+    pytest.param(
+        lambda: Accumulator(_BOOTSTRAP).add(_counted(_BOOTSTRAP), 2),
+        r"sentences is 2; expected the number of sentences counted \(1\)",
+        id="sentences-not-those-counted",
+    ),
+    pytest.param(
+        lambda: Accumulator(_BOOTSTRAP).add(_counted(_BOOTSTRAP), 1, [["doc"]]),
+        r"documents, sentence 0: found \['doc'\], which is not hashable",
+        id="documents-unhashable",
+    ),
+    pytest.param(
+        lambda: Accumulator(_BOOTSTRAP).add(_counted(_BOOTSTRAP), 1, [math.nan]),
+        r"documents, sentence 0: found nan, equal to no id",
+        id="documents-nan",
+    ),
+    pytest.param(
+        lambda: Accumulator(Options.of(return_entities=True)).add(_counted(Options()), 1, entities=[1]),
+        r"entities is \[1\]; expected the rows of the batch",
+        id="entities-no-rows",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), ACCUMULATOR_MISUSES)
+def test_the_accumulators_methods_refuse_what_they_do_not_take_in_words(call, message: str) -> None:
+    with pytest.raises(ValueError, match=f"^{message}"):
+        call()
+
+
+def test_add_takes_a_batch_of_documents_as_update_counts_it() -> None:  # (a guard of the checks above)
+    counted = Accumulator(_BOOTSTRAP).add(_counted(_BOOTSTRAP), 1, ["doc"])
+    assert counted.result() == Accumulator(_BOOTSTRAP).update(**_TAGS, documents=["doc"]).result()
