@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from .compute import (
-    check_accumulator,
     check_grounded_apart,
     check_outside_type,
     checked_addition,
@@ -40,7 +39,7 @@ from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .grouping import joined_runs, merged_runs
 from .option_checks import OVERLAP, check_slices_read
-from .options import Options
+from .options import Options, check_accumulator
 from .pairing.rules import SCENARIOS
 from .result_scores import reported_rows
 from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked

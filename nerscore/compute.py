@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .error_table import error_rows
-from .errors import InvalidInputError, shown
+from .errors import InvalidInputError, refuse_other_types, shown
 from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
@@ -69,6 +69,9 @@ def result_dict(
     carry the bucket columns too, `per_sentence_columns`). The command line and the Space
     build theirs here too."""
     check_tally(tally, options)
+    names = "sentence_counts rows slices columns entities"
+    kinds = (SentenceCounts, (list, tuple, Pairs), SliceCounts, Columns, list)
+    refuse_other_types(names, (sentence_counts, rows, slices, columns, entities), kinds)
     if options is None:
         raise InvalidInputError("options is None; expected an Options (nerscore.Options.of(...))")
     tally = strings_beside_no_token(tally)
@@ -252,15 +255,6 @@ def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int)
     if columns is not None and not (isinstance(columns, Mapping) and all(isinstance(name, str) for name in columns)):
         raise ValueError(f"columns is {shown(columns)}; expected a mapping of column names to values, or Columns")
     return Columns.read(sentences, **(columns or {}))
-
-
-def check_accumulator(options: Any, ordered: Any) -> None:
-    """What an `Accumulator` is built of (`Accumulator.of` checks the options themselves), and the options of its
-    `result`: an `Options`, and `ordered` True or False."""
-    if not isinstance(options, Options):  # (AttributeError: 'dict' object has no attribute 'bootstrap')
-        raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
-    if not isinstance(ordered, bool):
-        raise ValueError(f"ordered is {shown(ordered)}; expected True or False")
 
 
 def checked_addition(

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from nerscore import Accumulator, Options, agreement, compute_semeval
+from nerscore import Accumulator, Options, agreement, compute_semeval, result_dict, tally_semeval
 from nerscore.compute import count_batch
 from nerscore.forms.inputs import TAGS
 from nerscore.tally import Counted
@@ -144,3 +144,34 @@ def test_the_accumulators_methods_refuse_what_they_do_not_take_in_words(call, me
 def test_add_takes_a_batch_of_documents_as_update_counts_it() -> None:  # (a guard of the checks above)
     counted = Accumulator(_BOOTSTRAP).add(_counted(_BOOTSTRAP), 1, ["doc"])
     assert counted.result() == Accumulator(_BOOTSTRAP).update(**_TAGS, documents=["doc"]).result()
+
+
+# result_dict (public: the one result builder, over a tally_semeval's tally and rows) checked its tally and options
+# alone: AttributeError ("'int' object has no attribute 'vectors'" ...) or TypeError from what it is given beside.
+_TALLY, _ROWS = tally_semeval(_TAGS["predictions"], _TAGS["references"])
+RESULT_DICT_ARGUMENTS = [
+    pytest.param(
+        {"sentence_counts": 5},
+        {"bootstrap": 10},
+        r"sentence_counts is 5 \(int\); expected a SentenceCounts",
+        id="counts",
+    ),
+    pytest.param({"rows": 5}, {"return_entities": True}, r"rows is 5 \(int\); expected a list", id="rows"),
+    pytest.param(
+        {"slices": 5}, {"slices": ["entity_length"]}, r"slices is 5 \(int\); expected a SliceCounts", id="slices"
+    ),
+    pytest.param(
+        {"rows": _ROWS, "columns": 5},
+        {"return_entities": True},
+        r"columns is 5 \(int\); expected a Columns",
+        id="columns",
+    ),
+    pytest.param({"entities": 5}, {"return_entities": True}, r"entities is 5 \(int\); expected a list", id="entities"),
+]
+
+
+@pytest.mark.parametrize(("given", "options", "message"), RESULT_DICT_ARGUMENTS)
+def test_result_dict_refuses_what_it_does_not_take_beside_the_tally(given: dict, options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=f"^{message}"):
+        result_dict(_TALLY, Options.of(**options), **given)
+    assert result_dict(_TALLY, Options.of(return_entities=True), rows=_ROWS)["entities"]  # (a guard: rows taken)
