@@ -38,7 +38,7 @@ from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .grouping import joined_runs, merged_runs
-from .option_checks import OVERLAP, check_slices_read
+from .option_checks import OVERLAP, check_flag, check_slices_read
 from .options import Options, check_accumulator
 from .pairing.rules import SCENARIOS
 from .result_scores import reported_rows
@@ -375,6 +375,7 @@ class Accumulator:
         self, options: Options | None, token_accuracy: bool | None, types: Sequence[str] | None = None
     ) -> dict[str, Any]:
         check_accumulator(self.options if options is None else options, self.ordered)  # (no attribute 'diagnostics')
+        token_accuracy = None if token_accuracy is None else check_flag("token_accuracy", token_accuracy)
         if options is not None and (uncounted := _uncounted(self.options, options)) is not None:
             raise ValueError(
                 f"options asks for {uncounted}, which the batches were not counted with; expected options that "

@@ -127,6 +127,11 @@ ACCUMULATOR_MISUSES = [
         r"documents, sentence 0: found nan, equal to no id",
         id="documents-nan",
     ),
+    pytest.param(  # (0 for False kept token_accuracy, and 1 for True before any batch left it out)
+        lambda: Accumulator().update(**_TAGS).result(token_accuracy=0),
+        r"token_accuracy must be True or False, found 0",
+        id="token-accuracy-a-number",
+    ),
     pytest.param(
         lambda: Accumulator(Options.of(return_entities=True)).add(_counted(Options()), 1, entities=[1]),
         r"entities is \[1\]; expected the rows of the batch",
