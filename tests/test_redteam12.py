@@ -180,3 +180,32 @@ def test_result_dict_refuses_what_it_does_not_take_beside_the_tally(given: dict,
     with pytest.raises(ValueError, match=f"^{message}"):
         result_dict(_TALLY, Options.of(**options), **given)
     assert result_dict(_TALLY, Options.of(return_entities=True), rows=_ROWS)["entities"]  # (a guard: rows taken)
+
+
+# The evaluate module's compute of a batch after sentences without any value (waiting for a batch to fix the form,
+# stored_batches): its columns' errors were numbered within the batch only at its first sentence (sentence 0, where
+# the waiting sentences come first; sentence 1 on was numbered after them), and columns given after sentences
+# added without any were refused as "found 2 values for 3 sentences" (add_batch's "this batch gives texts").
+_TWO = {"predictions": [["B-PER"], ["O"]], "references": [["B-PER"], ["O"]]}
+AFTER_WAITING_SENTENCES = [
+    pytest.param(
+        {}, {"texts": ["a", "b"]}, r"texts, sentence 1: this batch gives texts, which the batches", id="texts"
+    ),
+    pytest.param({"texts": ["x"]}, {"texts": [5, "a"]}, r"texts, sentence 1: found 5; expected", id="a-bad-text"),
+    pytest.param({"groups": ["g"]}, {"groups": [math.nan, "a"]}, r"groups, sentence 1: found nan", id="a-nan-group"),
+    # (a guard: numbered after them from the batch's second sentence on, before too)
+    pytest.param({"tokens": [[]]}, {"tokens": [["a"], 7]}, r"tokens, sentence 2: found 7", id="second-sentence"),
+]
+
+
+@pytest.mark.parametrize(("waiting", "given", "message"), AFTER_WAITING_SENTENCES)
+def test_a_computed_batchs_columns_are_checked_after_the_waiting_sentences(
+    waiting: dict, given: dict, message: str, metric
+) -> None:
+    metric.add_batch(predictions=[[]], references=[[]], **waiting)
+    with pytest.raises(ValueError, match=f"^{message}"):
+        metric.compute(**_TWO, **given)
+    after = {"tokens": [["a"], ["b"]]}
+    columns = {name: [*values, *after.get(name, ["a", "b"])] for name, values in waiting.items()}
+    expected = compute_semeval(predictions=[[], *_TWO["predictions"]], references=[[], *_TWO["references"]], **columns)
+    assert metric.compute(**_TWO, **{name: values[1:] for name, values in columns.items()}) == expected
