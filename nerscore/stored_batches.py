@@ -283,7 +283,8 @@ class StoredBatches:
         checks a batch after them (the same columns), its errors numbered after them (its first sentence too)."""
         with numbered_after(self._waiting_empty):
             batch = Columns.of(sentences, **given)
-            batch.check_same_as(self._stored_columns)  # (waiting sentences without columns: none would be added)
+            if sentences or given:  # (a compute of no batch gives none: the waiting sentences' are read)
+                batch.check_same_as(self._stored_columns)
         return Columns.from_stored(self._waiting_columns or [""] * self._waiting_empty) + batch
 
     def _store_again(self) -> None:

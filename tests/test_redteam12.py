@@ -191,6 +191,7 @@ AFTER_WAITING_SENTENCES = [
     pytest.param(
         {}, {"texts": ["a", "b"]}, r"texts, sentence 1: this batch gives texts, which the batches", id="texts"
     ),
+    pytest.param({"texts": ["x"]}, {}, r"texts, sentence 1: this batch lacks texts, which the batches", id="lacks"),
     pytest.param({"texts": ["x"]}, {"texts": [5, "a"]}, r"texts, sentence 1: found 5; expected", id="a-bad-text"),
     pytest.param({"groups": ["g"]}, {"groups": [math.nan, "a"]}, r"groups, sentence 1: found nan", id="a-nan-group"),
     # (a guard: numbered after them from the batch's second sentence on, before too)
