@@ -20,11 +20,13 @@ import numpy as np
 from .compute import (
     check_grounded_apart,
     check_outside_type,
+    checked_addition,
     checked_columns,
     count_batch,
     count_grounded,
     count_strings,
     entity_dicts_of,
+    given_columns,
     per_sentence_columns,
     result_dict,
     scored_columns,
@@ -36,8 +38,8 @@ from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .grouping import joined_runs, merged_runs
-from .option_checks import OVERLAP, check_slices_read
-from .options import Options
+from .option_checks import OVERLAP, check_flag, check_slices_read
+from .options import Options, check_accumulator
 from .pairing.rules import SCENARIOS
 from .result_scores import reported_rows
 from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked
@@ -208,6 +210,9 @@ class Accumulator:
     slice_runs: SliceRuns | None = None
     entities: EntityRows | None = None  # with return_entities: the rows, sentences numbered in order
 
+    def __post_init__(self) -> None:
+        check_accumulator(self.options, self.ordered)
+
     @classmethod
     def of(cls, **options: Any) -> Accumulator:
         """An empty accumulator of `compute_semeval`'s options (`Options`), checked."""
@@ -276,8 +281,7 @@ class Accumulator:
     ) -> Accumulator:
         """This accumulator with a batch of `sentences` sentences already counted (`compute.count_batch`, as the
         command line counts the chunks of a file), with each sentence's document id and its `entities` rows."""
-        if not isinstance(counted, Counted):  # (AttributeError: no attribute 'per_sentence')
-            raise ValueError(f"found {shown(counted)}; expected a batch counted by nerscore.compute.count_batch")
+        documents = checked_addition(counted, sentences, documents, entities, self.options.return_entities)
         check_slices_read(self.options.slices, self.options.seen, self.options.slice_edges)  # (every batch's way)
         units = None
         if counted.per_sentence is not None:
@@ -285,7 +289,7 @@ class Accumulator:
             # Each batch's bucket columns laid out as its own groups: two runs of other groups are laid out as those
             # of both only as they are merged (`SentenceCounts.names`).
             names = None if counted.slices is None or counted.slices.per_sentence is None else counted.slices.names
-            rows = PerSentence(ints, floats, None if documents is None else tuple(documents), names)
+            rows = PerSentence(ints, floats, documents, names)
             units = SentenceRuns((rows,)) if documents is not None or self.ordered else CountRuns((rows.counts(),))
         slices = None if counted.slices is None else SliceRuns((counted.slices._replace_sentences(),))
         added = Accumulator(
@@ -370,8 +374,8 @@ class Accumulator:
     def _result(  # rows not copied
         self, options: Options | None, token_accuracy: bool | None, types: Sequence[str] | None = None
     ) -> dict[str, Any]:
-        if options is not None and not isinstance(options, Options):  # (AttributeError: no attribute 'diagnostics')
-            raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
+        check_accumulator(self.options if options is None else options, self.ordered)  # (no attribute 'diagnostics')
+        token_accuracy = None if token_accuracy is None else check_flag("token_accuracy", token_accuracy)
         if options is not None and (uncounted := _uncounted(self.options, options)) is not None:
             raise ValueError(
                 f"options asks for {uncounted}, which the batches were not counted with; expected options that "
@@ -502,8 +506,3 @@ def compute_checked(
     """`compute_semeval` with its options already checked (the evaluate wrapper merges load-time options with
     those of each `compute`); `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
     return Accumulator(options).update_checked(predictions, references, columns)._result(None, None)
-
-
-def given_columns(texts: Any, tokens: Any, groups: Any, documents: Any) -> dict[str, Any]:
-    """The columns given beside a batch, by name (`nerscore.table.columns`), as the public functions take them."""
-    return {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}

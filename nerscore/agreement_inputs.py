@@ -44,6 +44,7 @@ def read_annotations(annotations: Mapping[str, Any]) -> list[Annotator]:
     for name, batch in annotations.items():
         if not isinstance(name, str):
             raise ValueError(f"found the annotator name {shown(name)}; expected names as strings")
+        name = str.__str__(name)  # a plain string (np.str_ of an array's): the result's names
         side = f"annotations[{name!r}]"
         if isinstance(batch, np.ndarray) and batch.ndim == 2:
             rows = as_list(batch, side)

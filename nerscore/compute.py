@@ -7,20 +7,21 @@ included), by the readable path where the `entities` rows or the precise error f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from .error_table import error_rows
-from .errors import InvalidInputError, shown
+from .errors import InvalidInputError, refuse_other_types, shown
 from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
 from .forms.registry import FORMS, holds_values
 from .forms.string_batches import StringSpans, entity_dicts, refuse_past_text
 from .grouping import lengths, place_in_groups
+from .option_checks import is_id
 from .options import Options
 from .result_scores import OUTSIDE_TYPE, check_tally, entity_rows, scores_of
 from .schemes import OUTSIDE
@@ -68,6 +69,9 @@ def result_dict(
     carry the bucket columns too, `per_sentence_columns`). The command line and the Space
     build theirs here too."""
     check_tally(tally, options)
+    names = "sentence_counts rows slices columns entities"
+    kinds = (SentenceCounts, (list, tuple, Pairs), SliceCounts, Columns, list)
+    refuse_other_types(names, (sentence_counts, rows, slices, columns, entities), kinds)
     if options is None:
         raise InvalidInputError("options is None; expected an Options (nerscore.Options.of(...))")
     tally = strings_beside_no_token(tally)
@@ -233,6 +237,11 @@ def check_error_texts(form: str, options: Options, columns: Columns) -> None:
     )
 
 
+def given_columns(texts: Any, tokens: Any, groups: Any, documents: Any) -> dict[str, Any]:
+    """The columns given beside a batch, by name (`nerscore.table.columns`), as the public functions take them."""
+    return {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
+
+
 def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int) -> Columns:
     """The columns of a batch of `sentences` sentences, checked once (`Columns.read`: the caller reads them
     within its call)."""
@@ -243,7 +252,25 @@ def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int)
                 f"found {columns.sentences} values for {sentences} sentences; expected one per sentence", name
             )
         return columns
+    if columns is not None and not (isinstance(columns, Mapping) and all(isinstance(name, str) for name in columns)):
+        raise ValueError(f"columns is {shown(columns)}; expected a mapping of column names to values, or Columns")
     return Columns.read(sentences, **(columns or {}))
+
+
+def checked_addition(
+    counted: Any, sentences: Any, documents: Any, entities: Any, return_entities: bool
+) -> tuple[Hashable, ...] | None:
+    """`Accumulator.add`'s arguments checked: its document ids as a tuple (checked as `documents=`), or None."""
+    if not isinstance(counted, Counted):  # (AttributeError: no attribute 'per_sentence')
+        raise ValueError(f"found {shown(counted)}; expected a batch counted by nerscore.compute.count_batch")
+    rows = None if counted.per_sentence is None else len(counted.per_sentence)
+    if not is_id(sentences) or sentences < 0 or rows not in (None, sentences):
+        expected = "a whole number >= 0" if rows is None else rows
+        raise ValueError(f"sentences is {shown(sentences)}; expected the number of sentences counted ({expected})")
+    rows_given = isinstance(entities, list) and all(isinstance(row, dict) and "sentence" in row for row in entities)
+    if return_entities and entities is not None and not rows_given:
+        raise ValueError(f"entities is {shown(entities)}; expected the rows of the batch (count_batch's table)")
+    return None if documents is None else checked_columns({"documents": documents}, int(sentences)).documents
 
 
 # An entity of type "O" with `confusion`, wherever it is found (tags, spans, string entities), or kept by `labels`.

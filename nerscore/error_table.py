@@ -41,7 +41,10 @@ def _ranked_columns(codes: np.ndarray, names: Sequence[str | None]) -> tuple[np.
     named = np.zeros(len(names) + 1, dtype=bool)
     named[codes] = True  # (code -1, None, marks the last place, left out)
     used = np.flatnonzero(named[:-1])
-    ranked, ids = ranked_ids(list(map(names.__getitem__, used.tolist())))
+    # Plain strings: a one-token text beside the seen slice is the token given (np.str_ of an array's).
+    ranked, ids = ranked_ids(
+        [None if name is None else str.__str__(name) for name in map(names.__getitem__, used.tolist())]
+    )
     lookup = np.full(len(names) + 1, -1, dtype=np.int64)  # (code -1, None, stays -1)
     lookup[used] = ids
     return lookup[codes], ranked

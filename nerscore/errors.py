@@ -162,6 +162,16 @@ def _scalar_repr(value: Any, limit: int) -> str:
         return f"<{type(value).__name__} object>"
 
 
+def refuse_other_types(names: str, values: Iterable[Any], kinds: Iterable[type | tuple[type, ...]]) -> None:
+    """An `InvalidInputError` at the first of the arguments `values` (named by `names`, apart by spaces) that is
+    neither None nor of its kind (`kinds`, in the same order): what a public function takes beside the input, which
+    it would read as such (AttributeError: 'int' object has no attribute 'vectors')."""
+    for name, value, kind in zip(names.split(), values, kinds):
+        if value is not None and not isinstance(value, kind):
+            expected = " or a ".join(one.__name__ for one in (kind if isinstance(kind, tuple) else (kind,)))
+            raise InvalidInputError(f"{name} is {shown(value)} ({type(value).__name__}); expected a {expected} or None")
+
+
 @contextlib.contextmanager
 def numbered_after(sentences: int) -> Iterator[None]:
     """A batch read within, after `sentences` sentences of the batches added before it (an `Accumulator`'s, the

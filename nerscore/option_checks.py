@@ -131,7 +131,7 @@ def check_labels(name: str, labels: Any) -> tuple[str, ...] | None:
     for label in labels:
         if not isinstance(label, str) or not label:
             raise ValueError(f"labels must be {expected}, found {shown(label)} in {shown(list(labels))}")
-    return labels
+    return tuple(map(str.__str__, labels))  # plain strings (np.str_ of an array's): the confusion matrix's keys
 
 
 def check_min_overlap(name: str, min_overlap: Any) -> float | None:

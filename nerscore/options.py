@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import shown
 from .option_checks import (
     EVALUATION_SCHEMES,
     HIPE,
@@ -433,3 +434,11 @@ def describe(indent: int = 4, width: int = 116) -> str:
             )
         )
     return "\n".join(entries)
+
+
+def check_accumulator(options: Any, ordered: Any) -> None:
+    """What an `Accumulator` is built of, and the options of its `result`: an `Options`, `ordered` True or False."""
+    if not isinstance(options, Options):  # (AttributeError: 'dict' object has no attribute 'bootstrap')
+        raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
+    if not isinstance(ordered, bool):
+        raise ValueError(f"ordered is {shown(ordered)}; expected True or False")

@@ -279,12 +279,13 @@ class StoredBatches:
         return None if SCHEMES.get(scheme.name) is scheme else scheme
 
     def _waiting_with(self, given: dict[str, Any], sentences: int) -> Columns:
-        """The waiting sentences' columns followed by this batch's (`sentences` sentences)."""
-        waiting = Columns.from_stored(self._waiting_columns or [""] * self._waiting_empty)
-        try:
-            return waiting + Columns.of(sentences, **given)
-        except InvalidInputError as error:
-            raise error.at(sentence=(error.sentence or 0) + (self._waiting_empty if error.sentence else 0)) from None
+        """The waiting sentences' columns followed by this batch's (`sentences` sentences), checked as add_batch
+        checks a batch after them (the same columns), its errors numbered after them (its first sentence too)."""
+        with numbered_after(self._waiting_empty):
+            batch = Columns.of(sentences, **given)
+            if sentences or given:  # (a compute of no batch gives none: the waiting sentences' are read)
+                batch.check_same_as(self._stored_columns)
+        return Columns.from_stored(self._waiting_columns or [""] * self._waiting_empty) + batch
 
     def _store_again(self) -> None:
         """After a failed compute: store what it read back again, chunk by chunk, so that the next compute scores
