@@ -179,7 +179,9 @@ LEFT_TO_THE_ROWS = {
 def test_the_shapes_left_to_the_rows_grow_with_the_input(name) -> None:
     # The goal: a flow whose rows and weights' bits grow at most as fast as the input (2x for 2x n), as the
     # foreign singletons' do. Today §1b's rows decide these: 4x rows and 4x bits for 2x n (about n^4 time:
-    # benchmarks/hostile.py --grounding). Collapsing them needs a proof that types of k > 1 predictions (their
-    # occurrences distinct) or types a reference has can rank occurrences, not rows; none is known.
+    # benchmarks/hostile.py --grounding). A number of predictions per occurrence does not order groundings of
+    # types predicted twice: A and B twice each over occurrences 1-4, the numbers (1, 1, 1, 1) give 1A 2A 3B 4B,
+    # (1, 1, 2, 0) give 1A 2B 3A 3B (A cannot take 2 and 3 both): the first list is smaller though the second
+    # has more on the first occurrence whose numbers differ. Types a reference has pair by type, so neither do they.
     sizes = [flow_size(*LEFT_TO_THE_ROWS[name](n), "a " * n) for n in (8, 16)]
     assert sizes[1][0] <= 2.5 * sizes[0][0] and sizes[1][1] <= 2.5 * sizes[0][1], sizes
