@@ -197,6 +197,18 @@ def x_and_y(n: int, occurrences: int):
     return text, references, [("X", "a")] * n + [("Y", "a")] * n
 
 
+def own_types(n: int, each: int = 1, shared: bool = False):
+    """Issue 31, item 5's n types: n occurrences of "a", a reference on each, n predictions of "a" of n // each
+    types (each type `each` times). The references are all A, or (`shared`) of the types T0..T(n-1) while the
+    predictions are of T(n/2)..., half of them types no reference has."""
+    from nerscore.span import Span
+
+    text = "a " * n
+    references = [Span(2 * i, 2 * i + 1, f"T{i}" if shared else "A") for i in range(n)]
+    offset = n // 2 if shared else 0
+    return text, references, [(f"T{i // each + offset}", "a") for i in range(n)]
+
+
 def late_sites(n: int):
     """2n occurrences of "a": references X and Y on each of the last n, a reference Z over each two occurrences;
     n predictions as X, n as Y, n // 2 as Z: the free occurrences come first, the sites last."""
@@ -254,6 +266,13 @@ def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -
         ("red team: X and Y on n occurrences", lambda n: x_and_y(n, n), RED_TEAM_SIZES),
         ("red team: X and Y on 2n occurrences", lambda n: x_and_y(n, 2 * n), RED_TEAM_SIZES),
         ("late sites, Z over two", late_sites, (40, 80, 160, 320)),
+        # At 5c78f54 n^2 (type, occurrence) rows of n^2-bit shares, about n^4.5 (compute_semeval: n = 50 1.5 s,
+        # n = 100 27.6 s, n = 500 refused as past free memory); since, one row per occurrence: quadratic (n^2 rows
+        # found before the flow), n = 100 0.4 s, n = 500 8 s.
+        ("red team: n types of one prediction each", own_types, (50, 100, 200, 400)),
+        # Still §1b's (type, occurrence) rows, n^2 of n^2 bits: about n^4 (issue 31; tests/test_typesflow.py).
+        ("n/2 types of two predictions each", lambda n: own_types(n, each=2), (12, 25, 50)),
+        ("n types, half of them the references'", lambda n: own_types(n, shared=True), (12, 25, 50)),
     ]
     for name, build, case_sizes in cases:
         previous = None

@@ -311,7 +311,8 @@ def test_a_grounding_whose_weights_would_not_fit_is_refused_before_the_flow(monk
 
     monkeypatch.setattr("nerscore.pairing.overlaps.free_memory", lambda: 10**8)
     monkeypatch.setattr(joint_grounding, "max_weight_flow", None)  # never reached
-    predictions = [[], [[f"T{i}", "a"] for i in range(4)]]
+    # each type twice: types predicted once, of no reference's type, rank occurrences, not rows (test_typesflow)
+    predictions = [[], [[f"T{i}", "a"] for i in range(4)] * 2]
     refused = (
         r"^predictions, sentence 1: its string predictions have 10,000 candidate occurrences \(one a type\) competing "
         r"for 1 reference, whose exact grounding \(docs/scoring.md §1b\) needs about 0\.1 GB, more than the 0\.1 GB"

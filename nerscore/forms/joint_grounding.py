@@ -9,7 +9,9 @@ bipartite flow of the same family as §3's pairing (`assignment.max_weight_flow`
 type), of capacity 1, against the references (capacity 1) and, for each text and type with more candidates than
 predictions, an "ungrounded" column holding as many rows as stay without a prediction. A row on a reference is a
 grounded prediction paired with it, a row on its "ungrounded" column an occurrence left for that type, a row on
-neither a grounded prediction left unpaired.
+neither a grounded prediction left unpaired. Where every text and type of a component is predicted once, of a
+type none of its references has, the types of a text are interchangeable and the flow has a row per occurrence
+instead (`_foreign_singletons`).
 """
 
 from __future__ import annotations
@@ -60,7 +62,9 @@ def ground_jointly(
     for component in components.values():
         if not any(column >= len(references) for _, column in component):
             continue  # no text and type of it has a choice: each takes all of its candidates
-        left_out = _best_grounding(component, rows, references, spare, column_of, count)
+        left_out = _foreign_singletons(component, rows, references, wanted, spare, count)
+        if left_out is None:
+            left_out = _best_grounding(component, rows, references, spare, column_of, count)
         for row in {row for row, _ in component}:
             placed.add(row)
             if row not in left_out:
@@ -125,6 +129,76 @@ def _best_grounding(
     number = {row: rank for rank, row in enumerate(order)}
     flow, _, _ = max_weight_flow({(number[row], column): w for (row, column), w in weights.items()}, None, capacity)
     return {order[row] for (row, column), amount in flow.items() if amount and column >= len(references)}
+
+
+def _foreign_singletons(
+    component: list[tuple[int, int]],
+    rows: list[tuple[TextAndType, tuple[int, int]]],
+    references: Sequence[Span],
+    wanted: dict[TextAndType, int],
+    spare: dict[TextAndType, int],
+    count: Count | None = None,
+) -> set[int] | None:
+    """`_best_grounding`'s answer, by a flow of one row per occurrence, where every text and type of the component
+    is predicted once, has more candidates than that, and is a type no reference of the component has; None for
+    any other component (and where two texts share an occurrence's (start, end)).
+
+    Such types are interchangeable in the pairing (every pair of theirs is of different types, its weight that of
+    the occurrence alone), and one prediction has no occurrence to keep apart from another: any numbers c of
+    predictions per occurrence, each at most the text's F types and adding up to F, is a grounding. Of groundings
+    with the same numbers the smallest sorted list gives the text's types, in order, to its occurrences in order;
+    so of two, the smaller list is the one with more predictions on the first occurrence whose numbers differ
+    (the lists agree before it, and there one holds the other's types and the next). The shares rank occurrences,
+    each taken up to F times, not (occurrence, type) rows: the weights have a few bits per occurrence, not one per
+    row, and the flow has one row of capacity F per occurrence where §1b's own has F rows (issue 31, item 5: n
+    types of "a" each predicted once over n references had n x n rows of n x n bits). Equal to `_best_grounding`
+    on every small case tried (tests/test_typesflow.py)."""
+    keys = {rows[row][0] for row, _ in component}
+    involved = sorted({column for _, column in component if column < len(references)})
+    if any(wanted[key] != 1 or key not in spare for key in keys) or {key[1] for key in keys} & {
+        references[column].entity_type for column in involved
+    }:
+        return None
+    text_of: dict[tuple[int, int], str] = {}
+    for row in {row for row, _ in component}:
+        (text, _), place = rows[row]
+        if text_of.setdefault(place, text) != text:
+            return None  # two texts on one (start, end): their types interleave in the sorted list
+    types: dict[str, list[str]] = {}
+    for text, entity_type in sorted(keys):
+        types.setdefault(text, []).append(entity_type)
+    places = sorted(text_of)
+    number = {place: index for index, place in enumerate(places)}
+    share, scale = rank_shares(places, {place: len(types[text_of[place]]) for place in places})
+    radix = len(involved) + 1
+    extent_radix = sum(references[r].end - references[r].start for r in involved) + 1
+    ungrounded_weight = (radix**4 * extent_radix + 1) * scale
+    _check_fits(len(places), len(involved), len(places) + len(component) // len(keys), ungrounded_weight)
+    texts = sorted(types)
+    column_of = {text: len(references) + index for index, text in enumerate(texts)}
+    weights = {(number[place], column_of[text_of[place]]): ungrounded_weight - share[place] for place in places}
+    for row, column in component:
+        if column < len(references):
+            start, end = rows[row][1]
+            reference = references[column]
+            same_bounds = (start, end) == (reference.start, reference.end)
+            shared = min(end, reference.end) - max(start, reference.start)
+            digits = (same_bounds * radix + 1) * radix  # §3's digits, as `_best_grounding`'s, of two types
+            weights[number[start, end], column] = (digits * extent_radix + shared) * scale
+    row_capacity = {number[place]: len(types[text_of[place]]) for place in places}
+    capacity = {column: 1 for column in involved}
+    capacity.update({column_of[text]: sum(spare[text, kind] for kind in types[text]) for text in texts})
+    if count is not None:
+        count("flows", 1)
+        count("solves", 1)
+    flow, _, _ = max_weight_flow(weights, row_capacity, capacity)
+    left = Counter({row: amount for (row, column), amount in flow.items() if column >= len(references)})
+    taken: set[tuple[TextAndType, tuple[int, int]]] = set()
+    for text in texts:  # its types in order to its occurrences in order (the smallest sorted list)
+        order = iter(types[text])
+        for place in (place for place in places if text_of[place] == text):
+            taken.update(((text, next(order)), place) for _ in range(row_capacity[number[place]] - left[number[place]]))
+    return {row for row, _ in component if (rows[row][0], rows[row][1]) not in taken}
 
 
 def _check_fits(rows: int, references: int, edges: int, largest: int) -> None:
