@@ -221,6 +221,12 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
 
     parser = build_parser(prog)
     args = parse_flags(parser, argv)
+    if "-" in args.paths:  # (never a file named "-": "No such file or directory: '-'" said nothing of why)
+        parser.error(
+            f"path {args.paths.index('-') + 1} is - (standard input), which agreement does not read: the paths tell "
+            "the files' layout and name the annotators; give each file or folder by name (a command's output: "
+            "<(command))"
+        )
     read = None
     options = given_options(args, _FLAGS)
     form = args.format or file_format(args.paths)
