@@ -42,3 +42,40 @@ def test_agreement_refuses_standard_input_in_words(
     monkeypatch.setattr(sys, "stdin", io.StringIO(_CONLL))
     err = _refused(["agreement", *(str(tmp_path / "a.conll") if p == "{a}" else p for p in paths)], capsys)
     assert says in err and "which agreement does not read" in err and "No such file" not in err, err
+
+
+# --brat (and agreement of BRAT folders) of folders holding no .ann file scored silent zeros: "processed 0 documents
+# with 0 reference and 0 predicted entities", status 0, for an empty folder, a wrong one, or BioNLP's .a1/.a2 files.
+# Now the first folder is named with what it holds and what was expected, as HIPE's reader refuses a gold of no
+# token ("nothing to score"); an empty CoNLL file or JSON lines file stays valid (conlleval.pl scores it: 0 tokens).
+NO_ANN_FILES = [
+    pytest.param([], ["--brat"], "(found no file); expected .ann files beside their .txt", id="empty"),
+    pytest.param(["x.a1", "x.a2", "x.txt"], ["--brat"], "(found .a1, .a2, .txt files)", id="bionlp"),
+    pytest.param(["x.a1"], ["--brat"], "; BioNLP's .a1 files are BRAT standoff: name them .ann", id="bionlp-hint"),
+    pytest.param(["sub/x.txt", "README"], ["--brat"], "subfolders included (found .txt, unsuffixed files)", id="deep"),
+    pytest.param([], ["agreement"], "holds no .ann file, subfolders included (found no file)", id="agreement"),
+]
+
+
+@pytest.mark.parametrize(("files", "command", "says"), NO_ANN_FILES)
+def test_brat_folders_without_an_ann_file_are_refused_by_name(
+    files: list[str], command: list[str], says: str, tmp_path: Path, capsys
+) -> None:
+    folders = [tmp_path / "gold", tmp_path / "system"]
+    for folder in folders:
+        for name in files:
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text("Ada\n", encoding="utf-8")
+        folder.mkdir(exist_ok=True)
+    assert cli.main([*command, *map(str, folders)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(f"{folders[0]}: holds no .ann file"), captured.err
+    assert says in captured.err, captured.err
+
+
+@pytest.mark.parametrize("flags", [[], ["--spans"]], ids=["conll", "spans"])
+def test_an_empty_file_stays_a_valid_input_of_nothing(flags: list[str], tmp_path: Path, capsys) -> None:
+    path = tmp_path / "empty"
+    path.write_bytes(b"")
+    assert cli.main([*flags, str(path)]) == 0
+    assert capsys.readouterr().out.startswith("processed 0 ")
