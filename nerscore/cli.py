@@ -151,8 +151,8 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
                         total, strings = count_span_file(handle, source_name(name), total)
                     else:
                         total = count_tag_file(handle, source_name(name), total, file, args.by_document)
-    except (OSError, ValueError) as error:
-        return print_error(error)
+    except (OSError, ValueError) as error:  # (a folder read as one system's file: the user may mean --brat)
+        return print_error(error, folder="" if systems_read else _FOLDER)
 
     def report() -> None:
         if args.runs:
@@ -166,6 +166,10 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
         return print_output(report)
     except ValueError as error:  # what only the counts can show: --confusion with a type O, or too many types
         return print_error(error)
+
+
+# A folder where one system's file was expected (FILE, --spans, --label-studio): the folders read are BRAT's, two.
+_FOLDER = " (a folder: --brat REFERENCE_DIR PREDICTION_DIR reads two folders of BRAT files)"
 
 
 def _slices_without_their_data(given: dict) -> str | None:

@@ -79,3 +79,33 @@ def test_an_empty_file_stays_a_valid_input_of_nothing(flags: list[str], tmp_path
     path.write_bytes(b"")
     assert cli.main([*flags, str(path)]) == 0
     assert capsys.readouterr().out.startswith("processed 0 ")
+
+
+# The hint "(a folder: --brat REFERENCE_DIR PREDICTION_DIR reads two folders of BRAT files)" followed a folder given
+# anywhere a file goes: --hipe's files, --tagset, --relaxed, --compare and --runs, where BRAT folders mean nothing.
+# Now it follows a folder given as one system's file (FILE, --spans, --label-studio) alone.
+_HINT = "(a folder: --brat REFERENCE_DIR PREDICTION_DIR reads two folders of BRAT files)"
+_HIPE = "TOKEN\tNE-COARSE-LIT\tNEL-LIT\n# document_id = d\nParis\tB-loc\tQ90\n"
+FOLDERS = [
+    pytest.param(["{dir}"], True, id="file"),
+    pytest.param(["--spans", "{dir}"], True, id="spans"),
+    pytest.param(["--label-studio", "{dir}"], True, id="label-studio"),
+    pytest.param(["--hipe", "{dir}", "{gold}"], False, id="hipe-gold"),
+    pytest.param(["--hipe", "{gold}", "{dir}"], False, id="hipe-system"),
+    pytest.param(["--hipe", "{gold}", "{gold}", "--tagset", "{dir}"], False, id="tagset"),
+    pytest.param(["--hipe", "{gold}", "{gold}", "--nel", "--hipe-table", "--relaxed", "{dir}"], False, id="relaxed"),
+    pytest.param(["--compare", "{dir}", "{gold}"], False, id="compare"),
+    pytest.param(["--runs", "{gold}", "{dir}"], False, id="runs"),
+]
+
+
+@pytest.mark.parametrize(("argv", "hinted"), FOLDERS)
+def test_the_brat_hint_follows_a_folder_only_where_one_systems_file_goes(
+    argv: list[str], hinted: bool, tmp_path: Path, capsys
+) -> None:
+    gold = tmp_path / "gold.tsv"
+    gold.write_text(_HIPE, encoding="utf-8")
+    named = {"{dir}": str(tmp_path), "{gold}": str(gold)}
+    assert cli.main([named.get(argument, argument) for argument in argv]) == 2
+    err = capsys.readouterr().err
+    assert "Is a directory" in err and (_HINT in err) == hinted, err
