@@ -54,6 +54,19 @@ def opened(prog: str, name: str, what: str) -> contextlib.AbstractContextManager
     return contextlib.nullcontext(standard_input(prog, what)) if name == "-" else open(name, "rb")
 
 
+def refuse_standard_input_twice(parser: argparse.ArgumentParser, readers: Sequence[tuple[str, str | None]]) -> None:
+    """Standard input is one stream, read once: a second reader found it empty (``ner-semeval - -`` scored the
+    first's sentences alone, silently). `readers`: each argument read as a file, as (how the command line names it,
+    its value); more than one ``-`` among them is the parser's error naming them. (The files of --compare, --runs
+    and --runs-b keep their own words; any other argument that reads ``-`` can join `readers`.)"""
+    named = [where for where, value in readers if value == "-"]
+    if len(named) > 1:
+        parser.error(
+            f"{in_words(named)} are - (standard input), which is one stream, read once: give - for one of them at "
+            "most and the others by name"
+        )
+
+
 def source_name(name: str) -> str:
     """How a message names a file argument: ``<stdin>`` for ``-``, as Python names standard input."""
     return "<stdin>" if name == "-" else name
@@ -67,6 +80,7 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
         return agreement_main(argv[1:], f"{prog} agreement")
     parser = build_parser(prog)
     args = parse_flags(parser, argv)
+    refuse_standard_input_twice(parser, [(f"FILE {number}", name) for number, name in enumerate(args.files, 1)])
     if args.conlleval or any(getattr(args, name) not in (None, False) for name in _CONLLEVAL_FLAGS):
         return _conlleval(parser, args)
     if args.runs_b and not args.runs:

@@ -109,3 +109,30 @@ def test_the_brat_hint_follows_a_folder_only_where_one_systems_file_goes(
     assert cli.main([named.get(argument, argument) for argument in argv]) == 2
     err = capsys.readouterr().err
     assert "Is a directory" in err and (_HINT in err) == hinted, err
+
+
+# `ner-semeval - -` read standard input twice: the second read was empty, and the first file's sentences were
+# scored alone, silently (status 0); --conlleval - - alike. Now refused, naming both.
+STANDARD_INPUT_TWICE = [
+    pytest.param(["-", "-"], "FILE 1 and FILE 2 are - (standard input)", id="twice"),
+    pytest.param(["{a}", "-", "-"], "FILE 2 and FILE 3 are - (standard input)", id="after-a-file"),
+    pytest.param(["-", "{a}", "-", "-"], "FILE 1, FILE 3 and FILE 4 are -", id="three"),
+    pytest.param(["--conlleval", "-", "-"], "FILE 1 and FILE 2 are - (standard input)", id="conlleval"),
+]
+
+
+@pytest.mark.parametrize(("argv", "says"), STANDARD_INPUT_TWICE)
+def test_standard_input_named_twice_is_refused(
+    argv: list[str], says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    (tmp_path / "a.conll").write_text(_CONLL, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(_CONLL))
+    err = _refused([str(tmp_path / "a.conll") if a == "{a}" else a for a in argv], capsys)
+    assert f"{says}" in err and "which is one stream, read once" in err, err
+
+
+def test_standard_input_once_among_files_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    (tmp_path / "a.conll").write_text(_CONLL, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(_CONLL))
+    assert cli.main([str(tmp_path / "a.conll"), "-"]) == 0
+    assert capsys.readouterr().out.startswith("processed 4 tokens in 2 sentences")
