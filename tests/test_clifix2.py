@@ -136,3 +136,29 @@ def test_standard_input_once_among_files_is_read(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(sys, "stdin", io.StringIO(_CONLL))
     assert cli.main([str(tmp_path / "a.conll"), "-"]) == 0
     assert capsys.readouterr().out.startswith("processed 4 tokens in 2 sentences")
+
+
+# An empty --tagset file read as no tag set: the HIPE scorer's `if tags:` (ner_eval.set_evaluation_tags) does the
+# same, so the scores were the scorer's, but a file named for a tag set that names none is a wrong or truncated file
+# (a failed download): its predicted types outside the gold were dropped where the task's set would count them
+# spurious, silently. Now refused, saying how to score without a tag set.
+EMPTY_TAGSETS = [
+    pytest.param("", [], id="empty"),
+    pytest.param("\n  \n\t\n", [], id="blank"),
+    pytest.param("", ["--hipe-table"], id="table"),
+]
+
+
+@pytest.mark.parametrize(("content", "flags"), EMPTY_TAGSETS)
+def test_an_empty_tag_set_is_refused(content: str, flags: list[str], tmp_path: Path, capsys) -> None:
+    gold, tagset = tmp_path / "gold.tsv", tmp_path / "tagset.txt"
+    gold.write_text(_HIPE, encoding="utf-8")
+    tagset.write_text(content, encoding="utf-8")
+    assert cli.main(["--hipe", str(gold), str(gold), "--tagset", str(tagset), *flags]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == (
+        f"error: --tagset {tagset} names no type (an empty or blank file); expected the task's types, one a line, "
+        "or no --tagset to score the gold's types alone (what the HIPE scorer does with an empty tag set)\n"
+    )
+    tagset.write_text("loc\n", encoding="utf-8")
+    assert cli.main(["--hipe", str(gold), str(gold), "--tagset", str(tagset), *flags]) == 0
