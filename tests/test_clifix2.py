@@ -4,6 +4,7 @@ on the code before its fix."""
 from __future__ import annotations
 
 import io
+import json
 import sys
 from pathlib import Path
 
@@ -162,3 +163,33 @@ def test_an_empty_tag_set_is_refused(content: str, flags: list[str], tmp_path: P
     )
     tagset.write_text("loc\n", encoding="utf-8")
     assert cli.main(["--hipe", str(gold), str(gold), "--tagset", str(tagset), *flags]) == 0
+
+
+# `agreement` of one path holding one annotator said "error: found 1 annotator ('1'); expected at least two to
+# compare", naming no file: now the file, and how its layout tells annotators apart.
+_TASK = {"id": 1, "data": {"text": "Ada met"}, "annotations": [{"completed_by": 1, "result": []}]}
+ONE_ANNOTATOR = [
+    pytest.param("ls.json", json.dumps([_TASK]), ["--format", "label-studio"], "found 1 annotator ('1')", id="ls"),
+    pytest.param("ls.json", json.dumps([_TASK]), [], "each task's annotations, told apart by completed_by", id="told"),
+    pytest.param("ls.json", "[]", [], "found 0 annotator (none); expected at least two to compare", id="no-task"),
+    pytest.param("one.jsonl", '{"annotations": {"ann": []}}\n', [], "named by each line's annotations", id="jsonl"),
+    pytest.param("d.jsonl", '{"text": "Ada", "label": []}\n', [], "compare, one file each", id="doccano"),
+    pytest.param("folder", None, [], "found 1 annotator ('folder'); expected at least two to compare, one", id="brat"),
+]
+
+
+@pytest.mark.parametrize(("name", "content", "flags", "says"), ONE_ANNOTATOR)
+def test_agreement_of_one_annotator_names_its_file(
+    name: str, content: str | None, flags: list[str], says: str, tmp_path: Path, capsys
+) -> None:
+    path = tmp_path / name
+    if content is None:
+        path.mkdir()
+        (path / "x.txt").write_text("Ada", encoding="utf-8")
+        (path / "x.ann").write_text("T1\tPER 0 3\tAda\n", encoding="utf-8")
+    else:
+        path.write_text(content, encoding="utf-8")
+    assert cli.main(["agreement", *flags, str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(f"{path}: found "), captured.err
+    assert says in captured.err, captured.err
