@@ -58,6 +58,15 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
         return agreement_main(argv[1:], f"{prog} agreement")
     parser = build_parser(prog)
     args = parse_flags(parser, argv)
+    systems_read = args.compare or [*(args.runs or []), *(args.runs_b or [])]
+    if systems_read.count("-") > 1:  # (the systems' files are read in step: one of them can be the stream)
+        flags = "--compare names" if args.compare else "--runs and --runs-b name" if args.runs_b else "--runs names"
+        parser.error(
+            f"{flags} - (standard input) {systems_read.count('-')} times; standard input is one stream, read "
+            "once: give - for one file at most and the others by name"
+        )
+    if len(readers := _standard_input_readers(args)) > 1:  # (`ner-semeval - -` scored the first's alone)
+        parser.error(f"{in_words(readers)} each read standard input, one stream, read once: give all but one by name")
     if args.conlleval or any(getattr(args, name) not in (None, False) for name in _CONLLEVAL_FLAGS):
         return _conlleval(parser, args)
     if args.runs_b and not args.runs:
@@ -76,20 +85,11 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
     comparison = "--compare" if args.compare else "--runs-b" if args.runs_b else "--runs" if args.runs else None
     if comparison and (unprinted := refused_by(comparison)) and given_options(args, unprinted):
         parser.error(f"{comparison} reports overall scores: drop {in_words(map(flag_name, unprinted))}")
-    systems_read = args.compare or [*(args.runs or []), *(args.runs_b or [])]
-    if systems_read.count("-") > 1:  # (the systems' files are read in step: one of them can be the stream)
-        flags = "--compare names" if args.compare else "--runs and --runs-b name" if args.runs_b else "--runs names"
-        parser.error(
-            f"{flags} - (standard input) {systems_read.count('-')} times; standard input is one stream, read "
-            "once: give - for one file at most and the others by name"
-        )
     annotations = "--brat" if args.brat else "--label-studio" if args.label_studio is not None else None
     if annotations and (args.files or args.spans or args.compare or (args.brat and args.label_studio)):
         parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
     if args.fragments and not args.brat:
         parser.error("--fragments reads BRAT's discontinuous annotations: give it with --brat")
-    if len(readers := _standard_input_readers(args)) > 1:
-        parser.error(f"{in_words(readers)} each read standard input, one stream, read once: give all but one by name")
     read_standard_input(parser, args, partial(standard_input, prog))
     given = given_options(args, flagged_options())
     if refused := _slices_without_their_data(given):
@@ -151,8 +151,8 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
                         total, strings = count_span_file(handle, source_name(name), total)
                     else:
                         total = count_tag_file(handle, source_name(name), total, file, args.by_document)
-    except (OSError, ValueError) as error:
-        return print_error(error)
+    except (OSError, ValueError) as error:  # (a folder read as one system's file: the user may mean --brat)
+        return print_error(error, folder="" if systems_read else _FOLDER)
 
     def report() -> None:
         if args.runs:
@@ -172,13 +172,19 @@ def _standard_input_readers(args: argparse.Namespace) -> list[str]:
     """What of the call reads standard input: each file flag given -, and FILE (- or, when none, the scored files)."""
     readers = [f"{flag} -" for flag in given_standard_input(args)]
     readers += [f"--hipe {part} -" for part, name in zip(("GOLD", "SYSTEM"), args.hipe or ()) if name == "-"]
-    files = [("--spans", [args.spans]), ("--label-studio", [args.label_studio]), ("FILE", args.files)]
+    dashes = [number for number, name in enumerate(args.files, 1) if name == "-"]
+    readers += ["FILE -"] if len(dashes) == 1 else [f"FILE {number} -" for number in dashes]
+    files = [("--spans", [args.spans]), ("--label-studio", [args.label_studio])]
     files += [("--compare", args.compare), ("--runs", args.runs), ("--runs-b", args.runs_b)]
     readers += [f"{flag} -" for flag, names in files if "-" in (names or ())]
     others = (args.spans, args.label_studio, args.brat, args.compare, args.runs, args.hipe)
     if not args.files and all(other is None for other in others):
         readers.append("no FILE")
     return readers
+
+
+# A folder where one system's file was expected (FILE, --spans, --label-studio): the folders read are BRAT's, two.
+_FOLDER = " (a folder: --brat REFERENCE_DIR PREDICTION_DIR reads two folders of BRAT files)"
 
 
 def _slices_without_their_data(given: dict) -> str | None:

@@ -28,7 +28,7 @@ from .annotator_readers import (
     read_conll_annotators,
     read_jsonl_annotators,
 )
-from .readers import checked_path, json_file_records, print_error, print_output, standard_input
+from .readers import ConllError, checked_path, json_file_records, print_error, print_output, standard_input
 
 if TYPE_CHECKING:
     import argparse
@@ -36,6 +36,14 @@ if TYPE_CHECKING:
 # Options the agreement command takes: every flag of the option table but the slices' (agreement refuses them).
 _FLAGS = [name for name, spec in SPECS.items() if spec.flag is not None and name not in REFUSED_OPTIONS]
 FORMATS = ("conll", "brat", "label-studio", "doccano", "jsonl")
+# How each layout tells its annotators apart: what a path of one annotator lacks.
+_ANNOTATORS_TOLD = {
+    "conll": "one tag column each after the token, or one file each",
+    "brat": "one folder each",
+    "label-studio": "each task's annotations, told apart by completed_by",
+    "doccano": "one file each",
+    "jsonl": "named by each line's annotations",
+}
 
 
 def _holds_annotations(path: str) -> bool:
@@ -223,6 +231,12 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
 
     parser = build_parser(prog)
     args = parse_flags(parser, argv)
+    if "-" in args.paths:  # (never a file named "-": "No such file or directory: '-'" said nothing of why)
+        parser.error(
+            f"path {args.paths.index('-') + 1} is - (standard input), which agreement does not read: the paths tell "
+            "the files' layout and name the annotators; give each file or folder by name (a command's output: "
+            "<(command))"
+        )
     # (--seen -, --value -: the paths are files or folders, so standard input is the flag's alone)
     read_standard_input(parser, args, partial(standard_input, prog))
     read = None
@@ -236,6 +250,14 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
             read, discontinuous = brat_annotators(args.paths, args.fragments)
         else:
             read = read_annotators(args.paths, form)
+        if len(read.annotations) < 2 and len(args.paths) == 1:  # (agreement's own message names no file)
+            found = ", ".join(shown(name, 60) for name in read.annotations) or "none"
+            raise ConllError(
+                args.paths[0],
+                None,
+                f"found {len(read.annotations)} annotator ({found}); expected at least two to compare, "
+                f"{_ANNOTATORS_TOLD[form]}",
+            )
         if args.names is not None:
             # Each name non-empty and given once ('a,a,b' was "3 distinct names for 3 annotators"; ',' two names '').
             names = checked_names([name.strip() for name in args.names.split(",")], "--names")

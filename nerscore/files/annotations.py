@@ -49,11 +49,11 @@ class BratDocument(NamedTuple):
 
 def brat_names(folder: str | os.PathLike[str]) -> list[str]:
     """The names of the ``.ann`` files under `folder`, subfolders included (symbolic links to folders are not
-    followed), as `BratDocument.name` writes them, sorted."""
+    followed), as `BratDocument.name` writes them, sorted. A folder holding none is a `ConllError` naming it."""
     root = os.fspath(folder)
     if not os.path.isdir(root):
         raise ConllError(str(folder), None, "not a folder; expected a folder of .ann files beside their .txt files")
-    names = []
+    names, others = [], set()
     # os.walk's order of visits, by a stack of its own: Python 3.11's os.walk recurses once a folder, and 1,000
     # nested folders raised RecursionError. As os.walk, a folder that cannot be listed is skipped.
     folders = [root]
@@ -72,6 +72,13 @@ def brat_names(folder: str | os.PathLike[str]) -> list[str]:
                     folders.append(entry.path)
             elif entry.name.endswith(".ann"):
                 names.append(prefix + entry.name[: -len(".ann")])
+            else:
+                others.add(os.path.splitext(entry.name)[1][:20] or "unsuffixed")
+    if not names:  # (an empty folder, BioNLP's .a1/.a2 files: "processed 0 documents", zeros, status 0 before)
+        found = f"found {', '.join(sorted(others)[:6])} files" if others else "found no file"
+        bionlp = "; BioNLP's .a1 files are BRAT standoff: name them .ann" if ".a1" in others else ""
+        problem = f"holds no .ann file, subfolders included ({found}); expected .ann files beside their .txt"
+        raise ConllError(root, None, problem + bionlp)
     return sorted(names)
 
 

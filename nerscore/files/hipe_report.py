@@ -157,4 +157,10 @@ def _tagset(name: str | None) -> frozenset[str] | None:
         return None
     if name.lower() == "hipe2020":
         return HIPE_2020_TYPES
-    return frozenset(line.strip().upper() for line in read_lines(name) if line.strip())
+    types = frozenset(line.strip().upper() for line in read_lines(name) if line.strip())
+    if not types:  # (the HIPE scorer reads an empty tag set as none, `if tags:`: a wrong or truncated file, silently)
+        raise ValueError(
+            f"--tagset {name} names no type (an empty or blank file); expected the task's types, one a line, or no "
+            "--tagset to score the gold's types alone (what the HIPE scorer does with an empty tag set)"
+        )
+    return types

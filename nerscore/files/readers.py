@@ -85,14 +85,11 @@ def _unpickled_error(kind: type[ConllError], args: tuple[Any, ...]) -> ConllErro
     return kind.__new__(kind, *args)
 
 
-# A folder where a file was expected: the folders ner-semeval reads are BRAT's, two of them.
-_FOLDER = " (a folder: --brat REFERENCE_DIR PREDICTION_DIR reads two folders of BRAT files)"
-
-
-def print_error(error: Exception, where: str = "", folder: str = _FOLDER) -> int:
+def print_error(error: Exception, where: str = "", folder: str = "") -> int:
     """A command's error on standard error (a `ConllError` names its file and line, any other starts ``error:``;
     `where` follows it: the file and line of the sentence it names; `folder`, where a folder was read as a file,
-    how the command reads folders) and its exit status, 2."""
+    how the command reads folders, given where one means something: none for a HIPE file or a tag set) and its
+    exit status, 2."""
     hint = folder if isinstance(error, IsADirectoryError) else ""
     print(f"{error}{where}" if isinstance(error, ConllError) else f"error: {error}{hint}{where}", file=sys.stderr)
     return 2
