@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import nerscore as ns
+from nerscore.forms import string_batches
 
 PARIS = ["John lives in Paris", "Ada met Bob"]
 REFERENCES = [[("LOC", "Paris")], [("PER", "Ada"), ("PER", "Bob")]]
@@ -91,6 +92,19 @@ def test_predictions_written_text_then_type_are_warned_of_with_the_fix(inputs: d
 @pytest.mark.parametrize("inputs", NOT_SWAPPED)
 def test_ungrounded_predictions_of_a_systems_own_are_not_warned_of(inputs: dict) -> None:
     assert _scored(inputs)[1] == []
+
+
+@pytest.mark.parametrize("return_entities", [False, True], ids=["arrays", "rows"])
+def test_a_few_ungrounded_predictions_are_not_looked_at_again(return_entities: bool, monkeypatch) -> None:
+    """The warning is looked for only where most predictions are not grounded: a system's few strings of its own
+    (docs/scoring.md §1b) cost no second reading of the batch."""
+    looked = []
+    monkeypatch.setattr(string_batches, "warn_swapped", lambda *given: looked.append(given))
+    few = {"predictions": [[("LOC", "Paris")], [("PER", "Ada"), ("PER", "Zed")]], "return_entities": return_entities}
+    _scored(few)
+    assert looked == []
+    _scored({**few, "predictions": [[("LOC", "Rome")], [("PER", "Ada"), ("PER", "Zed")]]})
+    assert len(looked) == 1
 
 
 @pytest.mark.parametrize("return_entities", [False, True], ids=["arrays", "rows"])

@@ -241,7 +241,7 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     # order (§3a), as the rows do: with it, return_entities changed the counts (strict_possible 7 or 8).
     if not options.return_entities and not options.errors and options.pairing != HIPE and texts is not None:
         values_p, placed_r, ungrounded = ground_batch_values(predictions, references, options, texts)
-        kept = int(values_p.counts.sum()) if options.labels is not None else 0
+        kept = int(values_p.counts.sum())  # the predictions grounded
         placed_p = _with_placed(values_p, _placed(ungrounded, texts))
     else:
         grounded = ground_batch(predictions, references, options, texts, with_names=options.return_entities)
@@ -254,8 +254,9 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
         if not options.return_entities:
             grounded = None
     assert texts is not None
-    # Only where predictions were left ungrounded, or `labels` left out half of them: the ordinary path pays nothing.
-    if any(ungrounded) or (options.labels is not None and 2 * kept < sum(map(len, predictions))):
+    # Only where most predictions were left ungrounded (or out, by `labels`): a system's few strings of its own
+    # (§1b) cost one look at each sentence.
+    if (any(ungrounded) or options.labels is not None) and 2 * kept < sum(map(len, predictions)):
         warn_swapped(predictions, references, options, texts)
     placed_texts = list(texts)
     for sentence in compress(range(len(ungrounded)), ungrounded):
