@@ -115,7 +115,9 @@ def refuse_a_mapping(name: str, value: Any, expected: str) -> None:
     """A mapping where a list of entity types belongs (`labels`, `result(types=...)`), whose keys were kept silently:
     refused as scikit-learn refuses what is no list."""
     if isinstance(value, Mapping):
-        raise ValueError(f"{name} must be {expected}, found a mapping {shown(value)}; pass list(...) for its keys")
+        ids = name == "labels" and value and all(is_id(key) or str(key).isdigit() for key in value)  # an id2label
+        fix = "ids to tags (model.config.id2label) go as label_list=" if ids else "pass list(...) for its keys"
+        raise ValueError(f"{name} must be {expected}, found a mapping {shown(value)}; {fix}")
 
 
 def check_labels(name: str, labels: Any) -> tuple[str, ...] | None:

@@ -48,7 +48,7 @@ from .option_checks import (
     hashable_view,
 )
 from .option_flags import comma_list, labels_flag, partial_credit_flag, seen_flag, value_flag
-from .schemes import LENIENT, MODES, Scheme, split_tag
+from .schemes import LENIENT, MODES, OUTSIDE, Scheme, split_tag
 
 # ---------------------------------------------------------------------------------------------------------
 # The table's parts: an option's flag, its entry, its field
@@ -400,8 +400,10 @@ def check_tag_options(options: Options) -> None:
     for label in options.labels or ():
         prefix, hyphen, entity_type = split_tag(label, options.suffix)
         if hyphen and entity_type and prefix in options.scheme.roles:
+            every_tag = OUTSIDE in (options.labels or ())  # ["O", "B-PER", ...]: a model's tags, which map ids
             raise ValueError(
                 f"labels holds the tag {label!r}; labels are entity types: pass {entity_type!r} instead of {label!r}"
+                + ("; a list of every tag, which maps ids to tags, goes as label_list=" if every_tag else "")
             )
 
 

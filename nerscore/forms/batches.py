@@ -14,7 +14,7 @@ from ..grouping import lengths
 from ..option_checks import is_id
 from ..options import Options
 from ..schemes import ONE_STRING, TagTable, tags_in_one
-from ..span import LOGITS_HINT, looks_like_scores
+from ..span import LOGITS_HINT, all_tags, looks_like_scores
 from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, first_located, refuse_entity_row, rows_of
 
 
@@ -30,12 +30,37 @@ def measured_batches(predictions: Any, references: Any) -> tuple[Batch, Batch, s
     predictions = as_list(predictions, "predictions")
     references = as_list(references, "references")
     form = batch_form(predictions, references, listed=True) or TAGS
+    if form == TAGS:
+        refuse_float_ids(predictions, references)
+        refuse_pair_rows(predictions, references)
     if form not in (SPANS, STRINGS):
         predictions, references, sentence_lengths = measured_aligned(predictions, references)
         return predictions, references, form, sentence_lengths
     predictions, references = rows_of(predictions), rows_of(references)
     check_sentence_count(predictions, references)
     return predictions, references, form, None
+
+
+def refuse_float_ids(predictions: Batch, references: Batch) -> None:
+    """Of a batch read as tags (`batch_form` judges tags against ids by the references' first value), references
+    whose first value is a float holding a whole number by predictions whose first is an integer id: ids in a
+    float array (`labels.astype(float)`, a float tensor), said of the references, where each prediction would read
+    as "an integer id among string tags". (Float predictions by integer references read as ids: `ids_to_tags`.)"""
+    located, predicted = first_located(references), first_located(predictions)
+    if located and predicted and is_id(predicted[1]) and (hint := _whole_float_hint(located[1])):
+        problem = f"found {shown(located[1])} where predictions hold integer ids; expected integer ids{hint}"
+        raise InvalidInputError(problem, "references", located[0], 0)
+
+
+def refuse_pair_rows(predictions: Batch, references: Batch) -> None:
+    """Of a batch read as tags, a side whose first row is a (type, text) tuple that is no two tags: one sentence's
+    string entities not wrapped in a list (`[("PER", "Ada")]` for `[[("PER", "Ada")]]`), which read as a
+    sentence of the tags "PER" and "Ada" and failed as a tag without a prefix. Tuples alone: a list of two
+    strings is as likely a sentence of two tags without their prefixes (["PER", "LOC"]), said as such."""
+    for side, batch in (("predictions", predictions), ("references", references)):
+        located = first_located(batch)
+        if located is not None and isinstance(row := batch[located[0]], tuple) and not all_tags(row[1:]):
+            refuse_entity_row(row, side, located[0])
 
 
 def check_sentence_count(predictions: Batch, references: Batch) -> None:
@@ -90,7 +115,7 @@ def ids_to_tags(
         sentence, value = located or (0, None)
         if located:  # (0, 5, "PER") for [(0, 5, "PER")]: its offsets read as ids
             refuse_entity_row(batch[sentence], side, sentence)
-        if labels is None and isinstance(value, str):  # label_list would not help
+        if isinstance(value, str):  # label_list would not help; with it, "expected an id" hid the other side's tags
             raise InvalidInputError(
                 f"found the tag {shown(value)} where the other side holds integer ids; expected both sides in one "
                 "form: tags, or integer ids with label_list",

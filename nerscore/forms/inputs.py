@@ -282,6 +282,9 @@ _SPAN_FORMS = (
     "type) tuple"
 )
 
+# A transformers pipeline has offsets with a fast tokenizer only; its 'word' is the tokenizer's, not the text's.
+_NO_OFFSETS = "expected 'start' and 'end': load the pipeline with a fast tokenizer (use_fast=True)"
+
 
 def _type_key(entity: Mapping, spans: bool = False) -> str:
     """The key under which a dict holds its type (`TYPE_KEYS`, the first present), else the error that says so;
@@ -322,6 +325,8 @@ def as_span(entity: Any) -> Span:
     elif isinstance(entity, Mapping) and entity.get("fragments") is not None:  # None: as evaluate stores spans
         return as_fragment_span(entity)
     elif isinstance(entity, Mapping):
+        if "word" in entity and None in (entity.get("start"), entity.get("end")):  # a slow tokenizer's pipeline
+            raise InvalidInputError(f"found {shown(entity)}, a pipeline's entity without offsets; {_NO_OFFSETS}")
         missing = [key for key in ("start", "end") if key not in entity]
         if missing:  # neither offset: perhaps a string entity under other keys ({"label": ..., "string": ...})
             strings = ", or with texts= a string entity {'type': ..., 'text': ...}" if len(missing) == 2 else ""

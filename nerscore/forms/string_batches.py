@@ -10,8 +10,10 @@ text, where they overlap nothing (`StringSpans`).
 
 from __future__ import annotations
 
+import sys
+import warnings
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from typing import TYPE_CHECKING, Any
@@ -239,22 +241,76 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     # order (§3a), as the rows do: with it, return_entities changed the counts (strict_possible 7 or 8).
     if not options.return_entities and not options.errors and options.pairing != HIPE and texts is not None:
         values_p, placed_r, ungrounded = ground_batch_values(predictions, references, options, texts)
+        kept = int(values_p.counts.sum())  # the predictions grounded
         placed_p = _with_placed(values_p, _placed(ungrounded, texts))
     else:
         grounded = ground_batch(predictions, references, options, texts, with_names=options.return_entities)
         ungrounded = list(grounded.ungrounded)
         placed_r, placed_p = _triples(grounded.references), _triples(grounded.predictions)
+        kept = sum(map(len, placed_p))
         assert texts is not None  # ground_batch refuses strings without texts
         for sentence, spans in _placed(ungrounded, texts).items():
             placed_p[sentence] = [*placed_p[sentence], *spans]
         if not options.return_entities:
             grounded = None
     assert texts is not None
+    # Only where most predictions were left ungrounded (or out, by `labels`): a system's few strings of its own
+    # (§1b) cost one look at each sentence.
+    if (any(ungrounded) or options.labels is not None) and 2 * kept < sum(map(len, predictions)):
+        warn_swapped(predictions, references, options, texts)
     placed_texts = list(texts)
     for sentence in compress(range(len(ungrounded)), ungrounded):
         placed_texts[sentence] = "\n".join([texts[sentence], *(given for _, given in ungrounded[sentence])])
     span_columns = Columns(texts=tuple(placed_texts), groups=columns.groups, documents=columns.documents)
     return StringSpans(placed_p, placed_r, span_columns, texts, ungrounded, grounded, options)
+
+
+def warn_swapped(predictions: list[list], references: list[list], options: Options, texts: Sequence[str]) -> None:
+    """A `UserWarning` where most string predictions of a call read as (text, type): each text absent from its
+    sentence's text and a type of the references (or of `labels`), each type present in it. An ungrounded
+    prediction is a legitimate spurious one (docs/scoring.md §1b), so nothing is refused; but the same mistake in
+    the references is refused with its fix (`grounding.ground_references`), and here every prediction would be
+    left ungrounded, or left out by `labels`, with no word said."""
+    reference_form, predicted_form = side_forms(predictions, references)
+    if predicted_form != STRINGS:
+        return
+    known = set(options.labels or ())
+    if reference_form == STRINGS:
+        known.update(kind for sentence in read_strings(references, "references") for kind, _ in sentence)
+    else:
+        known.update(span.entity_type for sentence in read_spans(references, "references") for span in sentence)
+    normalize = options.normalize
+    swapped, listed = [], 0
+    for sentence, (entities, text) in enumerate(zip(read_strings(predictions, "predictions"), texts)):
+        listed += len(entities)
+        haystack = None
+        for index, (kind, given) in enumerate(entities):
+            if given in known:
+                haystack = haystack if haystack is not None else Haystack.of(text, normalize).text
+                kind_needle, given_needle = needle_of(kind, normalize), needle_of(given, normalize)
+                if kind_needle and kind_needle in haystack and given_needle not in haystack:
+                    swapped.append((sentence, index, kind, given))
+    if not swapped or 2 * len(swapped) <= listed:
+        return
+    sentence, index, kind, given = swapped[0]
+    entity = predictions[sentence][index]
+    fix = {"type": given, "text": kind} if isinstance(entity, Mapping) else (given, kind)
+    problem = (
+        f"found {shown(entity)}, whose text {shown(given)} does not occur in the sentence's text and is a type of "
+        f"the references (or labels), and whose type {shown(kind)} occurs in it: {len(swapped)} of the {listed} "
+        "predictions read so, each left ungrounded and counted spurious (or left out by labels); a string entity "
+        f"is (type, text): pass {shown(fix)}"
+    )
+    where = InvalidInputError(problem, "predictions", sentence, entity=index)  # (its message: where, then what)
+    warnings.warn(str(where), UserWarning, stacklevel=_caller_level())
+
+
+def _caller_level() -> int:
+    """The `stacklevel` of a warning that names the first caller outside the package (the user's line)."""
+    level, frame = 1, sys._getframe(1)
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith("nerscore"):
+        level, frame = level + 1, frame.f_back
+    return level
 
 
 def _triples(sentences: Sequence[Sequence[Span]]) -> list[list[SpanTriple]]:
