@@ -9,7 +9,8 @@ of the 7,500 buckets of a group slice of 5,000 groups). Either way every total o
 `measures.Rule.exact` in one call, every (tally, type) row in another, and the macro means by one
 `Ratios.grouped_means`. The ratios are exact fractions until they are rounded once, so the worked example's 0.2 is
 0.2, not 0.20000000000000004, and a tally scores the same floats, to the bit, alone or beside others
-(tests/test_stacked_scores.py).
+(tests/test_stacked_scores.py). The value score's sums (§10) are exact the same way: integers over one common
+denominator (`ValueSums`), of which `result_scores.value_scores` takes its ratios.
 """
 
 from __future__ import annotations
