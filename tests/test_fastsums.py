@@ -220,7 +220,7 @@ def value_weights(draw):
 
 
 @given(value_cells(), value_weights())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_value_sums_are_the_per_type_fraction_sums(cells, options):
     table = WeightTable(options.value)
     sums = value_sums(cells, table)
@@ -233,7 +233,7 @@ def test_value_sums_are_the_per_type_fraction_sums(cells, options):
 
 
 @given(value_cells(), value_weights(), st.lists(st.sampled_from([*TYPES_OF_CELLS, "NONE"]), unique=True))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_value_keys_are_the_fraction_sums_rounded_once(cells, options, entity_types):
     tally = Tally({}, value_cells=cells)
     try:
@@ -257,7 +257,7 @@ def fraction_cell_columns(cells, table):
 
 
 @given(value_cells(), value_weights())
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_value_cell_columns_are_each_cells_fraction_sums(cells, options):
     table = WeightTable(options.value)
     found = value_cell_columns(list(cells), table)
