@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from itertools import repeat
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -23,13 +23,11 @@ from .pairing.rules import scenario_of
 from .pairing.value import WeightTable
 from .schemes import OUTSIDE
 from .span import Span
-from .stacked_scores import StackedScores
+from .stacked_scores import StackedScores, ValueSums
 from .tally import COUNT_NAMES, OUTCOMES, Cell, Row, Tally
 
-if TYPE_CHECKING:
-    from fractions import Fraction
-# fractions (and decimal, 1.4 ms of `import nerscore`) are imported by the functions that make a Fraction: those of
-# the value score.
+# (fractions, and decimal, 1.4 ms of `import nerscore`, are imported by the functions that make a Fraction: those of
+# the value score's cells.)
 
 
 def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
@@ -145,19 +143,17 @@ def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> di
 
 def value_scores(tally: Tally, options: Options, entity_types: Sequence[str] | None = None) -> dict[str, float]:
     """`value`, `value_precision`, `value_recall` and `value_f{β}` of the tally's value cells (docs/scoring.md
-    §10), and with `entity_types` the same per type (`{TYPE}_value_*`), as exact fractions rounded once."""
-    from fractions import Fraction
-
+    §10), and with `entity_types` the same per type (`{TYPE}_value_*`), as exact fractions rounded once: each
+    ratio of two sums over one common denominator is the ratio of their integer numerators."""
     assert options.value is not None
-    table = WeightTable(options.value)
-    sums = value_sums(tally.value_cells or {}, table)
-    nothing = (Fraction(0),) * 5
-    rows = [tuple(sum(column, Fraction(0)) for column in zip(*sums.values())) if sums else nothing]
-    rows += [sums.get(entity_type, nothing) for entity_type in entity_types or ()]
-    kept, kept_p, cost, worth_r, worth_p = zip(*rows)
+    sums = value_sums(tally.value_cells or {}, WeightTable(options.value))
+    per_type = sums.of_types(entity_types or ())
+    kept, kept_p, cost, worth_r, worth_p = (
+        np.concatenate((np.array([total], dtype=object), of_types)) for total, of_types in zip(sums.totals(), per_type)
+    )
     rule = Rule.of(options)
-    value = rule.exact_share(*_integer_ratios([k - c for k, c in zip(kept, cost)], worth_r))
-    precision_recall_f = rule.exact(*_integer_ratios(kept_p, worth_p), *_integer_ratios(kept, worth_r)).values()
+    value = rule.exact_share(kept - cost, worth_r)
+    precision_recall_f = rule.exact(kept_p, worth_p, kept, worth_r).values()
     try:
         values = (value[0] / value[1]).tolist()
     except OverflowError:  # docs/scoring.md §10: false alarms that cost more than a float holds
@@ -192,41 +188,11 @@ def _overflowing_value(value: tuple[np.ndarray, np.ndarray], prefixes: list[str]
     )
 
 
-def _integer_ratios(credits: Sequence[Fraction], totals: Sequence[Fraction]) -> tuple[np.ndarray, np.ndarray]:
-    """credit / total of exact fractions as integers (numerator, denominator) in object arrays, a total of 0 kept 0."""
-    numerators = [c.numerator * t.denominator for c, t in zip(credits, totals)]
-    denominators = [t.numerator * c.denominator for c, t in zip(credits, totals)]
-    return np.array(numerators, dtype=object), np.array(denominators, dtype=object)
-
-
-def value_sums(value_cells: Mapping[Cell, int], table: WeightTable) -> dict[str, tuple[Fraction, ...]]:
+def value_sums(value_cells: Mapping[Cell, int], table: WeightTable) -> ValueSums:
     """Per type, (Σ kept over its references, Σ kept' over its predictions, the false-alarm cost of its unpaired
-    predictions, the worth of its references, the worth of its predictions) (docs/scoring.md §10)."""
-    from fractions import Fraction
-
-    # The cells' numbers summed as integers first, by type (and by scenario where the factor depends on it), and
-    # each sum weighed once: the same exact sums with a few Fraction products, not several for every cell.
-    worth: dict[tuple[str, int], int] = {}  # (type, 3: as a reference; 4: as a prediction) -> entities
-    kept: dict[tuple[str, int, str], int] = {}  # (type, 0: its reference's; 1: its prediction's, scenario) -> pairs
-    unpaired: dict[str, int] = {}  # predicted type -> unpaired predictions
-    for (scenario, reference_type, predicted_type), number in value_cells.items():
-        if reference_type is not None:
-            worth[reference_type, 3] = worth.get((reference_type, 3), 0) + number
-        if predicted_type is not None:
-            worth[predicted_type, 4] = worth.get((predicted_type, 4), 0) + number
-        if reference_type is not None and predicted_type is not None:
-            kept[reference_type, 0, scenario] = kept.get((reference_type, 0, scenario), 0) + number
-            kept[predicted_type, 1, scenario] = kept.get((predicted_type, 1, scenario), 0) + number
-        elif predicted_type is not None:
-            unpaired[predicted_type] = unpaired.get(predicted_type, 0) + number
-    sums: dict[str, list[Fraction]] = {entity_type: [Fraction(0)] * 5 for entity_type, _ in worth}
-    for (entity_type, column), number in worth.items():
-        sums[entity_type][column] += number * table.weight(entity_type)
-    for (entity_type, column, scenario), number in kept.items():
-        sums[entity_type][column] += number * table.weight(entity_type) * table.factor(scenario)
-    for entity_type, number in unpaired.items():
-        sums[entity_type][2] += number * table.false_alarm * table.weight(entity_type)
-    return {entity_type: tuple(totals) for entity_type, totals in sums.items()}
+    predictions, the worth of its references, the worth of its predictions) (docs/scoring.md §10), exact: the
+    integer numerators over one denominator of `stacked_scores.ValueSums`."""
+    return ValueSums.of(value_cells, table)
 
 
 # docs/scoring.md §10: what the statistics carry of each sentence besides its six scenario counts, in this order:
@@ -249,17 +215,33 @@ def cost_scale(weights: Weights) -> float:
 def value_cell_columns(cells: Sequence[Cell], table: WeightTable) -> np.ndarray:
     """For each value cell (scenario, reference type, predicted type), what one of its rows adds to each of
     `VALUE_COLUMNS`, in units of the largest weight (`WeightTable.largest`: a weight of 1e308 sums to no
-    infinity), the cost further divided by `cost_scale`, as the floats nearest the exact fractions (cells x 5)."""
+    infinity), the cost further divided by `cost_scale`, as the floats nearest the exact fractions (cells x 5).
+    A cell's row follows from its scenario and its two types' weights: worked out once for each distinct three."""
     from fractions import Fraction
 
-    values = np.zeros((len(cells), len(VALUE_COLUMNS)))
     unit = table.largest
     scale = Fraction(cost_scale(table.weights))
     units = [unit, unit, unit * scale, unit, unit]
-    for position, (scenario, reference_type, predicted_type) in enumerate(cells):
-        one = value_sums({(scenario, reference_type, predicted_type): 1}, table)
-        values[position] = [float(sum(column, Fraction(0)) / by) for column, by in zip(zip(*one.values()), units)]
-    return values
+    default, named = table.weights.default_type_weight, dict(table.weights.types)
+    row_of: dict[tuple[str, float | None, float | None], int] = {}
+    first: list[Cell] = []  # a cell of each distinct (scenario, reference weight, predicted weight)
+    rows = np.empty(len(cells), dtype=np.int64)
+    for position, cell in enumerate(cells):
+        scenario, reference_type, predicted_type = cell
+        key = (
+            scenario,
+            None if reference_type is None else named.get(reference_type, default),
+            None if predicted_type is None else named.get(predicted_type, default),
+        )
+        row = row_of.setdefault(key, len(row_of))
+        if row == len(first):
+            first.append(cell)
+        rows[position] = row
+    values = np.zeros((len(first), len(VALUE_COLUMNS)))
+    for row, cell in enumerate(first):
+        one = value_sums({cell: 1}, table)
+        values[row] = [float(Fraction(total, one.denominator) / by) for total, by in zip(one.totals(), units)]
+    return values[rows]
 
 
 def sentence_sums(sentence: np.ndarray, values: np.ndarray, sentences: int) -> np.ndarray:

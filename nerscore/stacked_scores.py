@@ -9,12 +9,13 @@ of the 7,500 buckets of a group slice of 5,000 groups). Either way every total o
 `measures.Rule.exact` in one call, every (tally, type) row in another, and the macro means by one
 `Ratios.grouped_means`. The ratios are exact fractions until they are rounded once, so the worked example's 0.2 is
 0.2, not 0.20000000000000004, and a tally scores the same floats, to the bit, alone or beside others
-(tests/test_stacked_scores.py).
+(tests/test_stacked_scores.py). The value score's sums (§10) are exact the same way: integers over one common
+denominator (`ValueSums`), of which `result_scores.value_scores` takes its ratios.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,10 +26,12 @@ from .measures import EXACT_FLOATS, Rule, possible_actual
 from .option_checks import OVERLAP
 from .options import EVALUATION_SCHEMES, Options
 from .pairing.rules import SCENARIO_INDEX
-from .tally import CellColumns, CellTable, Tally
+from .tally import Cell, CellColumns, CellTable, Tally
 
 if TYPE_CHECKING:
     from fractions import Fraction
+
+    from .pairing.value import WeightTable
 # (fractions, and decimal, 1.4 ms of `import nerscore`, are imported by the functions that make a Fraction: those of
 # a partial credit other than a half)
 
@@ -360,3 +363,91 @@ def _positions(
     starts = np.searchsorted(distinct, np.arange(tallies, dtype=np.int64) * len(names))
     type_names = [ordered[at] for at in (distinct % max(len(names), 1)).tolist()]
     return positions, type_names, starts
+
+
+# -- the value score's sums (docs/scoring.md §10) ------------------------------------------------------------------
+
+# The rows of `ValueSums.counts`: each scenario's paired cells by the reference's type, the same by the prediction's
+# type, the unpaired predictions, the references and the predictions; and which rows each of the five sums
+# (`result_scores.VALUE_COLUMNS`) adds.
+_KEPT, _KEPT_PRECISION, _UNPAIRED, _REFERENCES, _PREDICTIONS = 0, 6, 12, 13, 14
+_VALUE_ROWS = (range(0, 6), range(6, 12), range(12, 13), range(13, 14), range(14, 15))
+
+
+@dataclass(frozen=True)
+class ValueSums:
+    """The value score's five sums of each type of a tally's value cells (docs/scoring.md §10: Σ kept over its
+    references, Σ kept' over its predictions, the false-alarm cost of its unpaired predictions, the worth of its
+    references and of its predictions), exact, as integers over one common `denominator`: each sum of a type is
+    its weight times integer counts times the factors, and every weight and factor is a float, an exact fraction.
+    The counts are summed per type with numpy and the fractions worked out once per distinct weight: 30,000 types
+    weighed one Fraction product a type and scenario took six times the rest of compute_semeval."""
+
+    names: Sequence[str]  # the types, in the order of the counts' columns
+    counts: np.ndarray  # (15 x types + 1) int64, the rows above by type, a last column of zeros (no such type)
+    multipliers: tuple[int, ...]  # each row's factor (or false_alarm, or 1) times the factors' common denominator
+    weight_of: np.ndarray  # each type's weight, as an index into `weights` (types + 1)
+    weights: tuple[int, ...]  # each distinct weight times the weights' common denominator
+    denominator: int  # the two common denominators' product: every sum's
+
+    @classmethod
+    def of(cls, value_cells: Mapping[Cell, int], table: WeightTable) -> ValueSums:
+        """The sums of `value_cells` (a mapping of cells to numbers, or a `CellTable`) under `table`'s weights."""
+        import math
+        from fractions import Fraction
+
+        from .pairing.rules import SCENARIOS
+
+        columns = CellColumns.of(Tally(value_cells), None, ordered=False)
+        types, scenario, number = columns.types, columns.scenario, columns.number
+        reference, prediction = columns.reference_type, columns.predicted_type
+        paired, unpaired = (reference >= 0) & (prediction >= 0), (reference < 0) & (prediction >= 0)
+        counts = np.zeros((15, types + 1), dtype=np.int64)
+        for first, side in ((_KEPT, reference), (_KEPT_PRECISION, prediction)):
+            keys = scenario[paired] * types + side[paired]  # (floats, exact: a tally holds fewer than 2**52 entities)
+            counts[first : first + 6, :types] = np.bincount(keys, number[paired], 6 * types).reshape(6, types)
+        counts[_UNPAIRED, :types] = np.bincount(prediction[unpaired], number[unpaired], types)
+        counts[_REFERENCES, :types] = columns.reference_scenarios.sum(axis=0)
+        counts[_PREDICTIONS, :types] = columns.prediction_scenarios.sum(axis=0)
+        # Each type's weight: the default unless the weights name it; the distinct ones as fractions (as the
+        # WeightTable makes them, exact), each once.
+        default, named = table.weights.default_type_weight, dict(table.weights.types)
+        distinct: dict[float, int] = {default: 0}
+        weight_of = np.zeros(types + 1, dtype=np.int64)
+        if named:
+            floats = (named.get(name, default) for name in columns.entity_types)
+            weight_of[:types] = np.fromiter((distinct.setdefault(w, len(distinct)) for w in floats), np.int64, types)
+        fractions = [Fraction(weight) for weight in distinct]
+        factors = [table.factor(name) for name in SCENARIOS]
+        by_weights = math.lcm(*(weight.denominator for weight in fractions))
+        by_factors = math.lcm(*(factor.denominator for factor in (*factors, table.false_alarm)))
+        kept = [int(factor * by_factors) for factor in factors]
+        multipliers = (*kept, *kept, int(table.false_alarm * by_factors), by_factors, by_factors)
+        weights = tuple(int(weight * by_weights) for weight in fractions)
+        return cls(columns.entity_types, counts, multipliers, weight_of, weights, by_weights * by_factors)
+
+    def totals(self) -> list[int]:
+        """The five sums over all types, as numerators over `denominator`: the counts summed by weight (a float
+        sum of integers, exact: fewer than 2**52 entities), each distinct weight multiplied once."""
+        weights = len(self.weights)
+        keys = np.arange(len(self.counts))[:, None] * weights + self.weight_of[None, :]
+        by_weight = np.bincount(keys.ravel(), self.counts.ravel(), len(self.counts) * weights)
+        by_weight = by_weight.astype(np.int64).reshape(len(self.counts), weights)
+        rows = [sum(w * n for w, n in zip(self.weights, row)) for row in by_weight.tolist()]
+        return [sum(self.multipliers[row] * rows[row] for row in column) for column in _VALUE_ROWS]
+
+    def of_types(self, entity_types: Sequence[str]) -> list[np.ndarray]:
+        """The five sums of each of `entity_types` (0 for a type of no value cell), as numerators over
+        `denominator`: five object arrays of Python integers."""
+        index = dict(zip(self.names, range(len(self.names))))
+        at = np.fromiter((index.get(name, -1) for name in entity_types), np.int64, len(entity_types))
+        weight = np.array(self.weights, dtype=object)[self.weight_of[at]]
+        counts = self.counts[:, at].astype(object)
+        return [weight * sum(self.multipliers[row] * counts[row] for row in column) for column in _VALUE_ROWS]
+
+    def by_type(self) -> dict[str, tuple[Fraction, ...]]:
+        """Each type's five sums as fractions (what was summed a type at a time)."""
+        from fractions import Fraction
+
+        columns = self.of_types(self.names)
+        return {name: tuple(Fraction(c[i], self.denominator) for c in columns) for i, name in enumerate(self.names)}
