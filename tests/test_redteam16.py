@@ -188,3 +188,47 @@ def test_an_index_naming_no_example_is_a_status(index) -> None:
 def test_switching_task_keeps_an_editor_text_that_is_no_string(text) -> None:
     # (the editor passes any JSON a request sends: an unhashable one raised TypeError looking it up among examples)
     assert page_events.switch_task(text, texts.TWO_SYSTEMS) == page_events.switch_task("w O O", texts.TWO_SYSTEMS)
+
+
+# Spans were read twice on the page's path (space/scoring.py reads them to weigh their cost, then the accumulator
+# reads the `Span`s again), and each reading made four ABC checks an entity: `isinstance(_, Mapping)` twice for a
+# list, `isinstance(_, numbers.Integral)` for each offset (`is_id`): about half of the 850 KB page's time. A list
+# of int offsets and a `Span` are now read without one.
+class _Watched(type):
+    """A stand-in for an ABC that records each `isinstance` asked of it and answers as the ABC does."""
+
+    def __instancecheck__(cls, instance) -> bool:
+        cls.asked.append(type(instance).__name__)
+        return isinstance(instance, cls.abc)
+
+
+def _watched(abc: type) -> type:
+    return _Watched(abc.__name__, (), {"abc": abc, "asked": []})
+
+
+def test_spans_of_int_offsets_are_read_without_abc_checks(monkeypatch) -> None:
+    import collections.abc
+    import numbers
+    import types
+
+    import numpy as np
+
+    from nerscore import option_checks, read_spans
+    from nerscore.forms import inputs
+
+    integral, mapping = _watched(numbers.Integral), _watched(collections.abc.Mapping)
+    monkeypatch.setattr(option_checks, "numbers", types.SimpleNamespace(Integral=integral))
+    monkeypatch.setattr(inputs, "Mapping", mapping)
+
+    def checks(batch: list) -> int:  # the checks asked of an ABC in reading the batch, then its Spans again
+        integral.asked.clear()
+        mapping.asked.clear()
+        read = read_spans(batch, "references")
+        assert read_spans(read, "references") == read
+        return len(integral.asked) + len(mapping.asked)
+
+    # (the batch itself is looked at: a check or two a batch, never one an entity)
+    assert checks([[[0, 3, "PER"], (4, 9, "LOC")] * 50, []]) == checks([[[0, 3, "PER"]]])
+    assert integral.asked == []  # (an offset's `is_id`)
+    # (the other forms still are checked so: a dict, a numpy offset)
+    assert checks([[{"start": 0, "end": 3, "type": "PER"}, [0, np.int64(3), "PER"]]]) > checks([[[0, 3, "PER"]]])
