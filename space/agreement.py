@@ -194,11 +194,11 @@ def _within_caps(annotations: Annotations) -> Annotations:
     pairs = len(names) * (len(names) - 1) // 2
     work = annotations.units() * pairs
     if work > caps.MAX_AGREEMENT_WORK:
-        unit = "tokens" if layout == CONLL else "characters"
+        unit = "token" if layout == CONLL else "character"
         raise InputProblem(
-            f"The input holds {annotations.units():,} {unit} and {pairs} pairs of annotators, {work:,} {unit} to "
-            f"score in all; the page scores at most {caps.MAX_AGREEMENT_WORK:,}. Send fewer sentences or "
-            "annotators, or use `ner-semeval agreement FILE`."
+            f"The input holds {writing.count(annotations.units(), unit)} and {writing.count(pairs, 'pair')} of "
+            f"annotators, {work:,} {unit}s to score in all; the page scores at most {caps.MAX_AGREEMENT_WORK:,}. Send "
+            "fewer sentences or annotators, or use `ner-semeval agreement FILE`."
         )
     return annotations
 
@@ -411,21 +411,21 @@ def agreement_figure(result: dict[str, Any]) -> Figure:
 def status_text(annotations: Annotations, result: dict[str, Any], scheme: str, mode: str) -> str:
     """What was measured: the annotators, the sentences (or tasks) and the layout read."""
     names = ", ".join(writing.quoted(name) for name in annotations.names)  # (the status is Markdown)
-    count = len(annotations.lines)
+    count = partial(writing.count, len(annotations.lines))
     if annotations.layout == CONLL:
-        what = f"{count:,} sentence{'s' * (count != 1)} ({annotations.units():,} tokens), {scheme}, {mode} mode"
+        what = f"{count('sentence')} ({writing.count(annotations.units(), 'token')}), {scheme}, {mode} mode"
     elif annotations.layout == SPAN_LINES:
-        what = f"{count:,} document{'s' * (count != 1)} of JSON lines (spans: scheme and mode do not apply)"
+        what = f"{count('document')} of JSON lines (spans: scheme and mode do not apply)"
     elif annotations.layout in (BRAT, DOCCANO):
-        what = f"{count:,} document{'s' * (count != 1)} of {annotations.layout} (spans: scheme and mode do not apply)"
+        what = f"{count('document')} of {annotations.layout} (spans: scheme and mode do not apply)"
     else:
-        what = f"{count:,} task{'s' * (count != 1)} of a Label Studio export (spans: scheme and mode do not apply)"
+        what = f"{count('task')} of a Label Studio export (spans: scheme and mode do not apply)"
     skipped = sum(task is None for batch in annotations.annotations.values() for task in batch)
     status = f"Measured the agreement of {len(annotations.names)} annotators ({names}) on {what}."
     if skipped:
         # Only spans leave tasks out (a CoNLL column has a tag on every line).
         status += (
-            f" {skipped:,} task{'s' * (skipped != 1)} skipped by an annotator: left out of that annotator's pairs "
+            f" {writing.count(skipped, 'task')} skipped by an annotator: left out of that annotator's pairs "
             "and of Fleiss' κ, missing values for Krippendorff's α."
         )
     errors = sum(len(pair.get("errors", [])) for pair in result["pairs"])

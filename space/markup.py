@@ -281,13 +281,20 @@ def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     if left_out_entities:
         counted = " marks (one a piece)" if in_pieces else ""
         left_out.append(
-            f"{left_out_entities:,} entities beyond the first {caps.MAX_SHOWN_ENTITIES:,}{counted} of a side are not "
-            "drawn"
+            f"{writing.count(left_out_entities, 'entity')} beyond the first {caps.MAX_SHOWN_ENTITIES:,}{counted} of a "
+            f"side {_are(left_out_entities)} not drawn"
         )
     if too_deep:
-        left_out.append(f"{too_deep:,} entities nested inside {caps.MAX_SHOWN_DEPTH:,} others are not drawn")
+        left_out.append(
+            f"{writing.count(too_deep, 'entity')} nested inside {writing.count(caps.MAX_SHOWN_DEPTH, 'other')} "
+            f"{_are(too_deep)} not drawn"
+        )
     parts.extend(_left_out_note(left_out))
     return "\n".join(parts)
+
+
+def _are(number: int) -> str:
+    return "is" if number == 1 else "are"
 
 
 def _left_out_note(left_out: list[str]) -> list[str]:

@@ -91,6 +91,12 @@ def pieces_text(text: str | None, pieces: Sequence[Sequence[int]]) -> str:
     return joined if len(joined) <= limit else joined[:limit].rstrip(f" {ELLIPSIS}") + ELLIPSIS
 
 
+def count(number: int, noun: str) -> str:
+    """A count of things in words, the noun singular for one: 1 token, 2 tokens, 1 entity, 3 entities."""
+    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+    return f"{number:,} {noun if number == 1 else plural}"
+
+
 def format_number(value: int | float) -> str:
     """Counts as integers, scores with at most four decimals: 0.4, 0.3333, 1.0, 0.0."""
     if isinstance(value, int):

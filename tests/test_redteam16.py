@@ -232,3 +232,32 @@ def test_spans_of_int_offsets_are_read_without_abc_checks(monkeypatch) -> None:
     assert integral.asked == []  # (an offset's `is_id`)
     # (the other forms still are checked so: a dict, a numpy offset)
     assert checks([[{"start": 0, "end": 3, "type": "PER"}, [0, np.int64(3), "PER"]]]) > checks([[[0, 3, "PER"]]])
+
+
+# Counts in words: the agreement's status said "1 sentence (1 tokens)", its work cap "1 pairs of annotators", the drawn
+# documents' note "1 entities ... are not drawn".
+def _one_of_each(monkeypatch) -> dict[str, str]:
+    spans = _spans_line("Ada Bob", [[0, 7, "ORG"], [0, 3, "PER"]], [[0, 3, "PER"]])
+    found = {"agreement": agreement.agreement_text("Ada B-PER B-PER")[0]}
+    monkeypatch.setattr(caps, "MAX_AGREEMENT_WORK", 0)
+    found["agreement's work"] = agreement.agreement_text("Ada B-PER B-PER")[0]
+    monkeypatch.setattr(caps, "MAX_SHOWN_ENTITIES", 1)
+    found["entities not drawn"] = answers.spans_text(spans)[4]
+    monkeypatch.setattr(caps, "MAX_SHOWN_ENTITIES", 10)
+    monkeypatch.setattr(caps, "MAX_SHOWN_DEPTH", 1)
+    found["entities nested too deep"] = answers.spans_text(spans)[4]
+    return found
+
+
+ONE_OF_EACH = {
+    "agreement": "on 1 sentence (1 token),",
+    "agreement's work": "holds 1 token and 1 pair of annotators, 1 token",
+    "entities not drawn": "1 entity beyond the first 1 of a side is not drawn",
+    "entities nested too deep": "1 entity nested inside 1 other is not drawn",
+}
+
+
+def test_one_thing_is_counted_in_the_singular(monkeypatch) -> None:
+    found = _one_of_each(monkeypatch)
+    for case, words in ONE_OF_EACH.items():
+        assert words in found[case], (case, found[case][-400:])
