@@ -261,3 +261,11 @@ def test_one_thing_is_counted_in_the_singular(monkeypatch) -> None:
     found = _one_of_each(monkeypatch)
     for case, words in ONE_OF_EACH.items():
         assert words in found[case], (case, found[case][-400:])
+
+
+def test_an_empty_annotator_name_is_refused_naming_its_place() -> None:
+    # (measured as annotator '' before, shown as a blank; the package's readers refuse an empty name in `--names` and
+    # a Label Studio task's completed_by)
+    line = json.dumps({"text": "Ada met Bob", "annotations": {"a": [[0, 3, "PER"]], "": [], "c": [[0, 3, "LOC"]]}})
+    for status in (agreement.agreement_text(line)[0], agreement.agreement_page(line)[0]):
+        assert status.startswith("⚠️") and "Annotator 2 of 3 has an empty name" in status, status
