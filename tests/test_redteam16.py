@@ -11,7 +11,7 @@ from unittest import mock
 import pytest
 
 from nerscore.result_scores import value_sums
-from space import agreement, answers, caps, page_events, pictures, texts
+from space import agreement, answers, caps, page_events, pictures, texts, writing
 
 
 def _png(figure) -> str:
@@ -269,3 +269,37 @@ def test_an_empty_annotator_name_is_refused_naming_its_place() -> None:
     line = json.dumps({"text": "Ada met Bob", "annotations": {"a": [[0, 3, "PER"]], "": [], "c": [[0, 3, "LOC"]]}})
     for status in (agreement.agreement_text(line)[0], agreement.agreement_page(line)[0]):
         assert status.startswith("⚠️") and "Annotator 2 of 3 has an empty name" in status, status
+
+
+# Bidirectional controls (UAX #9) in a visitor's token, type or name reordered the rest of its line: U+202E in a
+# token wrote the rest of the drawn sentence backwards, in an annotator's name the rest of the status. A drawing
+# isolates the text that holds one in a <bdi>, a status writes it as an escape; text without one is as it was.
+BIDI_CONTROLS = "\u202e\u202d\u2066\u2067\u2068\u2069\u200e\u200f"
+
+
+def _outside_bdi(markup: str) -> str:
+    return re.sub(r"<bdi>.*?</bdi>", "", markup, flags=re.S)
+
+
+def _drawn(text: str, task: str = texts.ONE_SYSTEM) -> str:
+    return answers.page_answer(text, task=task).tables["sentences"]
+
+
+@pytest.mark.parametrize("control", BIDI_CONTROLS, ids=lambda control: f"U+{ord(control):04X}")
+def test_bidi_controls_are_isolated_in_drawings_and_escaped_in_statuses(control: str) -> None:
+    token, entity_type = f"Ada{control}x", f"PER{control}"
+    conll = f"{token} B-{entity_type} B-{entity_type}\nmet O O\n{token} O B-X"
+    spans = _spans_line(f"Ada{control} met Bob", [[0, 4, entity_type]], [[9, 12, entity_type]])
+    for drawn in (_drawn(conll), _drawn(spans, texts.SPANS)):
+        assert control in drawn and control not in _outside_bdi(drawn), drawn
+    line = json.dumps({"text": "Ada met Bob", "annotations": {f"ann{control}": [[0, 3, "PER"]], "b": []}})
+    status = agreement.agreement_text(line)[0]
+    assert status.startswith("Measured") and control not in status and f"ann\\\\u{ord(control):04x}" in status
+    strings = _spans_line("Ada", [["X", "Ada"]], [[f"T{control}", f"Bob{control}"]])
+    status = answers.spans_text(strings)[0]
+    assert "not found in the text" in status and control not in status, status
+
+
+def test_text_without_bidi_controls_is_drawn_and_quoted_as_before() -> None:
+    assert "<bdi>" not in _drawn(texts.ENGLISH_EXAMPLE) and "<bdi>" not in _drawn(texts.SPANS_EXAMPLE, texts.SPANS)
+    assert writing.quoted("Ada (mathématicienne) עברית") == "Ada (mathématicienne) עברית"
