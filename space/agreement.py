@@ -63,6 +63,12 @@ DISAGREEMENT_HEADERS = [
     "B's type",
 ]
 
+# JSON lines of spans without texts: the units are the texts' characters, and without them nothing bounds the work.
+NO_TEXTS = (
+    'The page measures JSON lines of spans with each line\'s "text" (the annotated document); use '
+    "`ner-semeval agreement FILE.jsonl` for spans without texts."
+)
+
 # A Label Studio export is a JSON list of task objects: `[` first, then `{` (or `]` for none), on its line or the
 # next. A CoNLL line whose token is `[` has tag columns after it instead.
 _JSON_START = re.compile(r"\s*\[\s*([{\]]|$)")
@@ -87,9 +93,7 @@ class Annotations:
 
     def units(self) -> int:
         """The units the coefficients count, bounded above: tokens, or characters of the texts."""
-        if self.tokens is not None:
-            return sum(map(len, self.tokens))
-        return sum(map(len, self.texts or ()))
+        return sum(map(len, self.tokens if self.tokens is not None else self.texts or ()))
 
     def where(self, index: int, token: int | None = None) -> str:
         """Where sentence (or document) `index` is, with its `token`'s line for CoNLL: the editor's line, or an
@@ -142,11 +146,8 @@ def parse_annotations(text: str) -> Annotations:
     elif text.lstrip().startswith("{"):
         read = _read_with(partial(nerscore.read_jsonl_annotators, max_annotators=caps.MAX_AGREEMENT_ANNOTATORS), lines)
         layout = SPAN_LINES
-        if read.texts is None:  # the units are the texts' characters: without them, nothing bounds the work
-            raise InputProblem(
-                'The page measures JSON lines of spans with each line\'s "text" (the annotated document); '
-                "use `ner-semeval agreement FILE.jsonl` for spans without texts."
-            )
+        if read.texts is None:
+            raise InputProblem(NO_TEXTS)
     else:
         read = _read_with(lambda path: nerscore.read_conll_annotators([path]), lines)
         layout = CONLL
@@ -161,10 +162,7 @@ def parse_archive(path: str) -> Annotations:
     read = read_archive(path)
     layout = ARCHIVE_LAYOUTS[read.form]
     if layout == SPAN_LINES and read.read.texts is None:
-        raise InputProblem(
-            'The page measures JSON lines of spans with each line\'s "text" (the annotated document); '
-            "use `ner-semeval agreement FILE.jsonl` for spans without texts."
-        )
+        raise InputProblem(NO_TEXTS)
     batches = read.read
     return _within_caps(Annotations(layout, batches.annotations, batches.tokens, batches.texts, read.lines, read.files))
 
@@ -183,6 +181,8 @@ def _within_caps(annotations: Annotations) -> Annotations:
             "`ner-semeval agreement FILE` for larger files."
         )
     names = list(read.annotations)
+    if "" in names:  # (as the package's readers refuse it: `--names`, a Label Studio task's completed_by)
+        raise InputProblem(f"Annotator {names.index('') + 1} of {len(names)} has an empty name; expected a name.")
     if len(names) < 2:
         found = f"one annotator ({names[0]!r})" if names else "no annotator"
         raise InputProblem(f"The input holds {found}; agreement needs two or more annotators.")
@@ -194,11 +194,11 @@ def _within_caps(annotations: Annotations) -> Annotations:
     pairs = len(names) * (len(names) - 1) // 2
     work = annotations.units() * pairs
     if work > caps.MAX_AGREEMENT_WORK:
-        unit = "tokens" if layout == CONLL else "characters"
+        unit = "token" if layout == CONLL else "character"
         raise InputProblem(
-            f"The input holds {annotations.units():,} {unit} and {pairs} pairs of annotators, {work:,} {unit} to "
-            f"score in all; the page scores at most {caps.MAX_AGREEMENT_WORK:,}. Send fewer sentences or "
-            "annotators, or use `ner-semeval agreement FILE`."
+            f"The input holds {writing.count(annotations.units(), unit)} and {writing.count(pairs, 'pair')} of "
+            f"annotators, {work:,} {unit}s to score in all; the page scores at most {caps.MAX_AGREEMENT_WORK:,}. Send "
+            "fewer sentences or annotators, or use `ner-semeval agreement FILE`."
         )
     return annotations
 
@@ -411,21 +411,21 @@ def agreement_figure(result: dict[str, Any]) -> Figure:
 def status_text(annotations: Annotations, result: dict[str, Any], scheme: str, mode: str) -> str:
     """What was measured: the annotators, the sentences (or tasks) and the layout read."""
     names = ", ".join(writing.quoted(name) for name in annotations.names)  # (the status is Markdown)
-    count = len(annotations.lines)
+    count = partial(writing.count, len(annotations.lines))
     if annotations.layout == CONLL:
-        what = f"{count:,} sentence{'s' * (count != 1)} ({annotations.units():,} tokens), {scheme}, {mode} mode"
+        what = f"{count('sentence')} ({writing.count(annotations.units(), 'token')}), {scheme}, {mode} mode"
     elif annotations.layout == SPAN_LINES:
-        what = f"{count:,} document{'s' * (count != 1)} of JSON lines (spans: scheme and mode do not apply)"
+        what = f"{count('document')} of JSON lines (spans: scheme and mode do not apply)"
     elif annotations.layout in (BRAT, DOCCANO):
-        what = f"{count:,} document{'s' * (count != 1)} of {annotations.layout} (spans: scheme and mode do not apply)"
+        what = f"{count('document')} of {annotations.layout} (spans: scheme and mode do not apply)"
     else:
-        what = f"{count:,} task{'s' * (count != 1)} of a Label Studio export (spans: scheme and mode do not apply)"
+        what = f"{count('task')} of a Label Studio export (spans: scheme and mode do not apply)"
     skipped = sum(task is None for batch in annotations.annotations.values() for task in batch)
     status = f"Measured the agreement of {len(annotations.names)} annotators ({names}) on {what}."
     if skipped:
         # Only spans leave tasks out (a CoNLL column has a tag on every line).
         status += (
-            f" {skipped:,} task{'s' * (skipped != 1)} skipped by an annotator: left out of that annotator's pairs "
+            f" {writing.count(skipped, 'task')} skipped by an annotator: left out of that annotator's pairs "
             "and of Fleiss' κ, missing values for Krippendorff's α."
         )
     errors = sum(len(pair.get("errors", [])) for pair in result["pairs"])

@@ -40,11 +40,6 @@ def empty_outputs(message: str) -> Outputs:
     )
 
 
-def _count(number: int, noun: str) -> str:
-    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
-    return f"{number:,} {noun if number == 1 else plural}"
-
-
 def error_message(problem: str, action: str = "evaluate") -> str:
     """The status shown for input that cannot be evaluated (or compared; a long quoted line is shortened). A lone
     surrogate that a message quotes is written as its escape: the answer could not be sent with it."""
@@ -98,9 +93,10 @@ def _pictures(evaluation: Evaluation) -> tuple[Figure | None, Figure | None]:
 def status_text(evaluation: Evaluation, corpus: Corpus, scheme: str, mode: str) -> str:
     """What was evaluated, and what the tables leave out."""
     results = evaluation.results
+    tokens = writing.count(sum(map(len, corpus.tokens)), "token")
     status = (
-        f"Evaluated {_count(len(corpus.tokens), 'sentence')} ({_count(sum(map(len, corpus.tokens)), 'token')}): "
-        f"{results['strict_possible']:,} reference and {_count(results['strict_actual'], 'predicted entity')}, "
+        f"Evaluated {writing.count(len(corpus.tokens), 'sentence')} ({tokens}): "
+        f"{results['strict_possible']:,} reference and {writing.count(results['strict_actual'], 'predicted entity')}, "
         f"{scheme}, {mode} mode."
     )
     return status + _value_note(results) + _left_out(evaluation)
@@ -174,13 +170,13 @@ def comparison_status(corpus: ComparedCorpus, scheme: str, mode: str) -> str:
     """What was compared, and how (the command line's `--compare` header in the page's words), and what was
     resampled: sentences, or the documents that -DOCSTART- lines mark."""
     status = (
-        f"Compared systems A and B on {_count(len(corpus.tokens), 'sentence')} "
-        f"({_count(sum(map(len, corpus.tokens)), 'token')}), {scheme}, {mode} mode. B − A: "
+        f"Compared systems A and B on {writing.count(len(corpus.tokens), 'sentence')} "
+        f"({writing.count(sum(map(len, corpus.tokens)), 'token')}), {scheme}, {mode} mode. B − A: "
         f"{caps.COMPARE_CONFIDENCE_LEVEL:.0%} paired bootstrap interval (BCa) and two-sided approximate "
         f"randomization p-value, {caps.COMPARE_RESAMPLES:,} resamples, seed {caps.COMPARE_SEED}."
     )
     if corpus.documents is not None:
-        documents = _count(len(set(corpus.documents)), "document")
+        documents = writing.count(len(set(corpus.documents)), "document")
         status += f" Resampled and swapped: whole documents, {documents} (`-DOCSTART-` lines)."
     return status
 
@@ -249,12 +245,12 @@ def spans_status(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     without_text = sum(text is None for text in corpus.texts)
     strings = holds_strings(corpus)
     status = (
-        f"Evaluated {_count(len(corpus.lines), 'document')} of {'strings' if strings else 'spans'}: "
-        f"{results['strict_possible']:,} reference and {_count(results['strict_actual'], 'predicted entity')} "
+        f"Evaluated {writing.count(len(corpus.lines), 'document')} of {'strings' if strings else 'spans'}: "
+        f"{results['strict_possible']:,} reference and {writing.count(results['strict_actual'], 'predicted entity')} "
         f"({_given_as(corpus)}; scheme and mode describe tags and do not apply)."
     )
     if without_text:
-        status += f" {_count(without_text, 'document')} without `text`: entities shown by their offsets."
+        status += f" {writing.count(without_text, 'document')} without `text`: entities shown by their offsets."
     if strings:
         status += " Strings are highlighted where they were found."
         left = [
@@ -267,7 +263,9 @@ def spans_status(evaluation: Evaluation, corpus: SpanCorpus) -> str:
         ]
         if left:
             listed = ", ".join(left[:10]) + (f" and {len(left) - 10:,} more" if len(left) > 10 else "")
-            status += f" {_count(len(left), 'prediction')} not found in the text (ungrounded, spurious): {listed}."
+            status += (
+                f" {writing.count(len(left), 'prediction')} not found in the text (ungrounded, spurious): {listed}."
+            )
     return status + _value_note(results) + _left_out(evaluation)
 
 

@@ -30,6 +30,11 @@ mark.piece { border: 1px dashed #111827; }
 Mark = tuple[int, str, str]
 
 
+def _title(tooltip: str) -> str:
+    """A mark's tooltip as its title attribute: escaped, a visitor's bidirectional controls as escapes."""
+    return html.escape(writing.escaped_controls(tooltip))
+
+
 def _highlight(tokens: Sequence[str], marks: dict[int, Mark], colours: dict[str, str]) -> str:
     """Tokens as HTML with each entity ``start -> (end, type, tooltip)`` marked, spaced by `join_segments`."""
     segments = []  # (first token, last token, HTML) of each entity and each token outside entities
@@ -38,13 +43,13 @@ def _highlight(tokens: Sequence[str], marks: dict[int, Mark], colours: dict[str,
         if position in marks:
             end, entity_type, tooltip = marks[position]
             piece = (
-                f'<mark style="background:{colours[entity_type]}" title="{html.escape(tooltip)}">'
-                f"{html.escape(writing.join_tokens(tokens[position:end]))}"
-                f'<span class="entity-type">{html.escape(writing.shorten(entity_type))}</span></mark>'
+                f'<mark style="background:{colours[entity_type]}" title="{_title(tooltip)}">'
+                f"{writing.html_text(writing.join_tokens(tokens[position:end]))}"
+                f'<span class="entity-type">{writing.html_text(writing.shorten(entity_type))}</span></mark>'
             )
         else:
             end = position + 1
-            piece = html.escape(tokens[position])
+            piece = writing.html_text(tokens[position])
         segments.append((tokens[position], tokens[end - 1], piece))
         position = end
     return writing.join_segments(segments)
@@ -108,12 +113,12 @@ SpanMark = tuple[int, int, str, str] | tuple[int, int, str, str, str]
 def _opening(entity_type: str, tooltip: str, joint: str, colours: dict[str, str]) -> str:
     """The <mark> that opens a piece: a piece of an entity of several fragments has a dashed outline."""
     piece = ' class="piece"' if joint else ""
-    return f'<mark{piece} style="background:{colours[entity_type]}" title="{html.escape(tooltip)}">'
+    return f'<mark{piece} style="background:{colours[entity_type]}" title="{_title(tooltip)}">'
 
 
 def _closing(entity_type: str, joint: str) -> str:
     """What closes a piece: its type and joint."""
-    return f'<span class="entity-type">{html.escape(writing.shorten(entity_type))}</span>{joint}</mark>'
+    return f'<span class="entity-type">{writing.html_text(writing.shorten(entity_type))}</span>{joint}</mark>'
 
 
 def _pieces(side: dict) -> list[list[int]]:
@@ -155,14 +160,14 @@ def _highlight_text(
         inside, position, mark_end, closing = stack[-1]
         node = next(inside, None)
         if node is None:
-            parts.append(html.escape(text[position[0] : mark_end]) + closing)
+            parts.append(writing.html_text(text[position[0] : mark_end]) + closing)
             stack.pop()
             if stack:
                 stack[-1][1][0] = mark_end
             continue
         (child_start, child_end, entity_type, tooltip, *joint_given), children = node
         joint = "".join(joint_given)  # none or one
-        parts.append(html.escape(text[position[0] : child_start]))
+        parts.append(writing.html_text(text[position[0] : child_start]))
         parts.append(_opening(entity_type, tooltip, joint, colours))
         closing = _closing(entity_type, joint)
         stack.append((iter(children), [child_start], child_end, closing))
@@ -281,13 +286,20 @@ def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     if left_out_entities:
         counted = " marks (one a piece)" if in_pieces else ""
         left_out.append(
-            f"{left_out_entities:,} entities beyond the first {caps.MAX_SHOWN_ENTITIES:,}{counted} of a side are not "
-            "drawn"
+            f"{writing.count(left_out_entities, 'entity')} beyond the first {caps.MAX_SHOWN_ENTITIES:,}{counted} of a "
+            f"side {_are(left_out_entities)} not drawn"
         )
     if too_deep:
-        left_out.append(f"{too_deep:,} entities nested inside {caps.MAX_SHOWN_DEPTH:,} others are not drawn")
+        left_out.append(
+            f"{writing.count(too_deep, 'entity')} nested inside {writing.count(caps.MAX_SHOWN_DEPTH, 'other')} "
+            f"{_are(too_deep)} not drawn"
+        )
     parts.extend(_left_out_note(left_out))
     return "\n".join(parts)
+
+
+def _are(number: int) -> str:
+    return "is" if number == 1 else "are"
 
 
 def _left_out_note(left_out: list[str]) -> list[str]:

@@ -5,6 +5,7 @@ the command line's format.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable, Sequence
 
@@ -19,13 +20,33 @@ _CJK = re.compile(r"^[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+$")
 # What Markdown reads as markup in a status (the page's statuses are Markdown): escaped, so that a name or text of
 # the visitor's is shown as written, never as a link, an image, emphasis or HTML.
 _MARKDOWN = re.compile(r"([\\`*_<>\[\]|~])")
+# The bidirectional controls of Unicode's algorithm (UAX #9): embeddings and overrides (U+202A-U+202E), isolates
+# (U+2066-U+2069) and the marks (U+200E, U+200F, U+061C). In a visitor's token, type or name they reorder what
+# follows on its line (U+202E writes the rest of a status or a drawn sentence backwards): a status and a tooltip
+# write them as escapes (\u202e), a drawing isolates the text that holds them (`html_text`).
+_BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # Line breaks (as str.splitlines breaks), which would start a heading, a list or a rule in the middle of a status.
 _LINE_BREAKS = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+")
 
 
 def escape_markdown(text: str) -> str:
-    """`text` with every character Markdown reads as markup escaped."""
-    return _MARKDOWN.sub(r"\\\1", text)
+    """`text` with every character Markdown reads as markup escaped, and its bidirectional controls written as
+    escapes (``\\u202e``)."""
+    return _MARKDOWN.sub(r"\\\1", escaped_controls(text))
+
+
+def escaped_controls(text: str) -> str:
+    """`text` with its bidirectional controls written as escapes (``\\u202e``), as a status and a tooltip show
+    them."""
+    return _BIDI_CONTROLS.sub(lambda control: f"\\u{ord(control.group()):04x}", text)
+
+
+def html_text(text: str) -> str:
+    """A visitor's text (a token, a type, a document's text) as a drawing writes it: HTML-escaped, and in a <bdi>
+    when it holds a bidirectional control, whose reordering then ends with it (HTML isolates a <bdi>'s content) so
+    that the rest of the line reads as written."""
+    escaped = html.escape(text)
+    return f"<bdi>{escaped}</bdi>" if _BIDI_CONTROLS.search(text) else escaped
 
 
 def quoted(text: str, limit: int | None = None) -> str:
@@ -89,6 +110,12 @@ def pieces_text(text: str | None, pieces: Sequence[Sequence[int]]) -> str:
     joined = f" {ELLIPSIS} ".join(shown)
     limit = caps.MAX_TEXT_CHARACTERS
     return joined if len(joined) <= limit else joined[:limit].rstrip(f" {ELLIPSIS}") + ELLIPSIS
+
+
+def count(number: int, noun: str) -> str:
+    """A count of things in words, the noun singular for one: 1 token, 2 tokens, 1 entity, 3 entities."""
+    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+    return f"{number:,} {noun if number == 1 else plural}"
 
 
 def format_number(value: int | float) -> str:

@@ -952,23 +952,84 @@ def space_doc_section(until: str) -> str:
     return " ".join(readme.split("<!-- space-section -->", 1)[1].split(until, 1)[0].split())
 
 
-def test_readme_states_the_pages_caps():
-    section = space_doc_section("![The ner_semeval Space")
-    for claim in [
-        f"the scenario table shows the first {caps.MAX_TABLE_ROWS:,} rows",
-        f"the per-type table the {caps.MAX_SHOWN_TYPES} most frequent types",
-        f"the highlighted sentences the first {caps.MAX_SHOWN_SENTENCES} ({caps.MAX_SHOWN_TOKENS:,} tokens at most)",
-        f"the heatmap the {caps.MAX_HEATMAP_TYPES} most frequent types",
-        f"the bars the {caps.MAX_CHART_TYPES} most frequent types",
-        f"input is limited to {caps.MAX_BYTES // 1_000_000} MB or {caps.MAX_SENTENCES:,} sentences",
-        f"one of at most {caps.SMALL_REQUEST_BYTES:,} bytes in the small lane, any other in the large one",
-        f"a lane with {caps.LANE_WAITING} requests waiting answers the next one that the page is busy",
+# Every cap of space/caps.py with the claim of docs/space.md that states it, keyed by the caps' names: a cap added to
+# caps.py without its claim here fails `test_every_cap_has_its_claim` (a list of claims alone missed the value and
+# agreement-label caps when they were added).
+CAP_CLAIMS = {
+    ("MAX_TABLE_ROWS",): f"the scenario table shows the first {caps.MAX_TABLE_ROWS:,} rows",
+    ("MAX_SHOWN_TYPES",): f"the per-type table the {caps.MAX_SHOWN_TYPES} most frequent types",
+    ("MAX_SHOWN_SENTENCES", "MAX_SHOWN_TOKENS"): (
+        f"the highlighted sentences the first {caps.MAX_SHOWN_SENTENCES} ({caps.MAX_SHOWN_TOKENS:,} tokens at most)"
+    ),
+    ("MAX_HEATMAP_TYPES",): f"the heatmap the {caps.MAX_HEATMAP_TYPES} most frequent types",
+    ("MAX_CHART_TYPES",): f"the bars the {caps.MAX_CHART_TYPES} most frequent types",
+    ("MAX_ERROR_ROWS",): f"the errors table the {caps.MAX_ERROR_ROWS} most frequent errors",
+    ("MAX_BYTES", "MAX_SENTENCES"): (
+        f"input is limited to {caps.MAX_BYTES // 1_000_000} MB or {caps.MAX_SENTENCES:,} sentences"
+    ),
+    ("SMALL_REQUEST_BYTES",): (
+        f"one of at most {caps.SMALL_REQUEST_BYTES:,} bytes in the small lane, any other in the large one"
+    ),
+    ("LANE_WAITING",): f"a lane with {caps.LANE_WAITING} requests waiting answers the next one that the page is busy",
+    ("SMALL_LANE_WORKERS", "LARGE_LANE_WORKERS"): "two at a time in each",
+    ("MAX_DOCUMENT_PAIRS", "MAX_REQUEST_PAIRS"): (
         f"such a document may hold at most {caps.MAX_DOCUMENT_PAIRS:,} overlapping pairs, and a request at most "
-        f"{caps.MAX_REQUEST_PAIRS:,} in all such documents",
-        f"marks nested at most {caps.MAX_SHOWN_DEPTH} deep",
-    ]:
-        assert claim in section
-    assert caps.SMALL_LANE_WORKERS == caps.LARGE_LANE_WORKERS == 2 and "two at a time in each" in section
+        f"{caps.MAX_REQUEST_PAIRS:,} in all such documents"
+    ),
+    ("MAX_DOCUMENT_GROUNDING", "MAX_REQUEST_GROUNDING"): (
+        f"a document may hold at most {caps.MAX_DOCUMENT_GROUNDING:,} (its predicted strings times all its "
+        f"entities; 300 and 300 take about 0.2 s), a request {caps.MAX_REQUEST_GROUNDING:,}"
+    ),
+    ("MAX_DOCUMENT_OCCURRENCES", "MAX_REQUEST_OCCURRENCES", "MAX_REQUEST_SEARCH"): (
+        f"a document may hold at most {caps.MAX_DOCUMENT_OCCURRENCES:,} (occurrences times types, plus their "
+        f"overlaps), a request {caps.MAX_REQUEST_OCCURRENCES:,}, and a request's search may compare at most "
+        f"{caps.MAX_REQUEST_SEARCH:,} characters"
+    ),
+    ("MAX_VALUE_TYPES", "MAX_VALUE_CELLS"): (
+        f"a request may hold at most {caps.MAX_VALUE_TYPES:,} entity types and a comparison at most "
+        f"{caps.MAX_VALUE_CELLS:,} value cells a system"
+    ),
+    ("MAX_TEXT_CHARACTERS", "MAX_LABEL_CHARACTERS", "MAX_HEATMAP_LABEL_CHARACTERS", "MAX_MESSAGE_CHARACTERS"): (
+        f"type names are cut to {caps.MAX_TEXT_CHARACTERS} characters in the tables and the drawn sentences, type "
+        f"names to {caps.MAX_LABEL_CHARACTERS} on the bars' axis and {caps.MAX_HEATMAP_LABEL_CHARACTERS} on the "
+        f"heatmap's, an error message (which may quote a line) to {caps.MAX_MESSAGE_CHARACTERS}"
+    ),
+    ("MAX_SLICE_BUCKETS",): f"the slices picture draws at most {caps.MAX_SLICE_BUCKETS} buckets a slice",
+    ("MAX_SHOWN_CHARACTERS", "MAX_SHOWN_ENTITIES"): (
+        f"capped at the first {caps.MAX_SHOWN_SENTENCES}, {caps.MAX_SHOWN_CHARACTERS:,} characters and "
+        f"{caps.MAX_SHOWN_ENTITIES:,} entities a side"
+    ),
+    ("MAX_SHOWN_DEPTH",): f"marks nested at most {caps.MAX_SHOWN_DEPTH} deep",
+    ("PICTURE_CACHE",): f"keeps the last {caps.PICTURE_CACHE} pictures drawn (`caps.PICTURE_CACHE`)",
+    ("COMPARE_RESAMPLES", "COMPARE_SEED"): (
+        f"The page uses {caps.COMPARE_RESAMPLES:,} resamples and seed {caps.COMPARE_SEED}"
+    ),
+    ("COMPARE_CONFIDENCE_LEVEL",): (f"its {caps.COMPARE_CONFIDENCE_LEVEL * 100:g} % paired bootstrap interval"),
+    ("MAX_AGREEMENT_ANNOTATORS", "MAX_AGREEMENT_WORK"): (
+        f"the page takes at most {caps.MAX_AGREEMENT_ANNOTATORS} annotators and at most "
+        f"{caps.MAX_AGREEMENT_WORK:,} units times pairs"
+    ),
+    ("MAX_AGREEMENT_LABELS",): f"at most {caps.MAX_AGREEMENT_LABELS:,} distinct tags or entity types of all annotators",
+    ("MAX_ARCHIVE_FILES", "MAX_ARCHIVE_DEPTH"): (
+        f"in at most {caps.MAX_ARCHIVE_FILES:,} files (`caps.MAX_ARCHIVE_FILES`: writing them out is most of its "
+        f"cost) at most {caps.MAX_ARCHIVE_DEPTH} folders deep"
+    ),
+}
+
+
+def test_every_cap_has_its_claim():
+    names = {name for name in vars(caps) if name.isupper()}
+    claimed = {name for key in CAP_CLAIMS for name in key}
+    assert names == claimed, (sorted(names - claimed), sorted(claimed - names))
+
+
+@pytest.mark.parametrize("names", list(CAP_CLAIMS), ids=lambda names: names[0])
+def test_readme_states_the_pages_caps(names):
+    assert CAP_CLAIMS[names] in space_doc_section("![The ner_semeval Space"), CAP_CLAIMS[names]
+
+
+def test_the_lanes_run_two_requests_each_as_the_docs_say():
+    assert caps.SMALL_LANE_WORKERS == caps.LARGE_LANE_WORKERS == 2
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1518,7 +1579,7 @@ def test_readme_states_how_the_page_compares():
     for claim in [
         f"The page uses {caps.COMPARE_RESAMPLES:,} resamples and seed {caps.COMPARE_SEED}",
         f"p is then never below 1/{caps.COMPARE_RESAMPLES + 1:,}",
-        f"its {caps.COMPARE_CONFIDENCE_LEVEL:.0%} paired bootstrap interval".replace("%", " %"),
+        (f"its {caps.COMPARE_CONFIDENCE_LEVEL * 100:g} % paired bootstrap interval"),
         re.search(r"`(paste [^`]+)`", texts.COMPARE_TEXT).group(0),  # the page's own command
         "hollow and grey when zero lies inside the interval",
         "(docs/screenshot-compare.png)",

@@ -169,7 +169,7 @@ def test_an_entity_of_thousands_of_fragments_costs_what_its_drawing_shows():
     many = {"fragments": [[3 * i, 3 * i + 2] for i in range(10_000)], "type": "X"}
     documents = drawn({"text": text, "references": [many], "predictions": [[0, 2, "X"]]})
     assert 'class="piece"' not in documents
-    assert "1 entities beyond the first 2,000 marks (one a piece) of a side are not drawn" in documents
+    assert "1 entity beyond the first 2,000 marks (one a piece) of a side is not drawn" in documents
     assert len(writing.pieces_text(text, many["fragments"])) <= caps.MAX_TEXT_CHARACTERS + 1
     few = {"fragments": many["fragments"][:1_000], "type": "X"}
     documents = drawn({"text": text, "references": [few], "predictions": []})

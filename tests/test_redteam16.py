@@ -11,7 +11,7 @@ from unittest import mock
 import pytest
 
 from nerscore.result_scores import value_sums
-from space import agreement, answers, caps, page_events, pictures, texts
+from space import agreement, answers, caps, page_events, pictures, texts, writing
 
 
 def _png(figure) -> str:
@@ -188,3 +188,118 @@ def test_an_index_naming_no_example_is_a_status(index) -> None:
 def test_switching_task_keeps_an_editor_text_that_is_no_string(text) -> None:
     # (the editor passes any JSON a request sends: an unhashable one raised TypeError looking it up among examples)
     assert page_events.switch_task(text, texts.TWO_SYSTEMS) == page_events.switch_task("w O O", texts.TWO_SYSTEMS)
+
+
+# Spans were read twice on the page's path (space/scoring.py reads them to weigh their cost, then the accumulator
+# reads the `Span`s again), and each reading made four ABC checks an entity: `isinstance(_, Mapping)` twice for a
+# list, `isinstance(_, numbers.Integral)` for each offset (`is_id`): about half of the 850 KB page's time. A list
+# of int offsets and a `Span` are now read without one.
+class _Watched(type):
+    """A stand-in for an ABC that records each `isinstance` asked of it and answers as the ABC does."""
+
+    def __instancecheck__(cls, instance) -> bool:
+        cls.asked.append(type(instance).__name__)
+        return isinstance(instance, cls.abc)
+
+
+def _watched(abc: type) -> type:
+    return _Watched(abc.__name__, (), {"abc": abc, "asked": []})
+
+
+def test_spans_of_int_offsets_are_read_without_abc_checks(monkeypatch) -> None:
+    import collections.abc
+    import numbers
+    import types
+
+    import numpy as np
+
+    from nerscore import option_checks, read_spans
+    from nerscore.forms import inputs
+
+    integral, mapping = _watched(numbers.Integral), _watched(collections.abc.Mapping)
+    monkeypatch.setattr(option_checks, "numbers", types.SimpleNamespace(Integral=integral))
+    monkeypatch.setattr(inputs, "Mapping", mapping)
+
+    def checks(batch: list) -> int:  # the checks asked of an ABC in reading the batch, then its Spans again
+        integral.asked.clear()
+        mapping.asked.clear()
+        read = read_spans(batch, "references")
+        assert read_spans(read, "references") == read
+        return len(integral.asked) + len(mapping.asked)
+
+    # (the batch itself is looked at: a check or two a batch, never one an entity)
+    assert checks([[[0, 3, "PER"], (4, 9, "LOC")] * 50, []]) == checks([[[0, 3, "PER"]]])
+    assert integral.asked == []  # (an offset's `is_id`)
+    # (the other forms still are checked so: a dict, a numpy offset)
+    assert checks([[{"start": 0, "end": 3, "type": "PER"}, [0, np.int64(3), "PER"]]]) > checks([[[0, 3, "PER"]]])
+
+
+# Counts in words: the agreement's status said "1 sentence (1 tokens)", its work cap "1 pairs of annotators", the drawn
+# documents' note "1 entities ... are not drawn".
+def _one_of_each(monkeypatch) -> dict[str, str]:
+    spans = _spans_line("Ada Bob", [[0, 7, "ORG"], [0, 3, "PER"]], [[0, 3, "PER"]])
+    found = {"agreement": agreement.agreement_text("Ada B-PER B-PER")[0]}
+    monkeypatch.setattr(caps, "MAX_AGREEMENT_WORK", 0)
+    found["agreement's work"] = agreement.agreement_text("Ada B-PER B-PER")[0]
+    monkeypatch.setattr(caps, "MAX_SHOWN_ENTITIES", 1)
+    found["entities not drawn"] = answers.spans_text(spans)[4]
+    monkeypatch.setattr(caps, "MAX_SHOWN_ENTITIES", 10)
+    monkeypatch.setattr(caps, "MAX_SHOWN_DEPTH", 1)
+    found["entities nested too deep"] = answers.spans_text(spans)[4]
+    return found
+
+
+ONE_OF_EACH = {
+    "agreement": "on 1 sentence (1 token),",
+    "agreement's work": "holds 1 token and 1 pair of annotators, 1 token",
+    "entities not drawn": "1 entity beyond the first 1 of a side is not drawn",
+    "entities nested too deep": "1 entity nested inside 1 other is not drawn",
+}
+
+
+def test_one_thing_is_counted_in_the_singular(monkeypatch) -> None:
+    found = _one_of_each(monkeypatch)
+    for case, words in ONE_OF_EACH.items():
+        assert words in found[case], (case, found[case][-400:])
+
+
+def test_an_empty_annotator_name_is_refused_naming_its_place() -> None:
+    # (measured as annotator '' before, shown as a blank; the package's readers refuse an empty name in `--names` and
+    # a Label Studio task's completed_by)
+    line = json.dumps({"text": "Ada met Bob", "annotations": {"a": [[0, 3, "PER"]], "": [], "c": [[0, 3, "LOC"]]}})
+    for status in (agreement.agreement_text(line)[0], agreement.agreement_page(line)[0]):
+        assert status.startswith("⚠️") and "Annotator 2 of 3 has an empty name" in status, status
+
+
+# Bidirectional controls (UAX #9) in a visitor's token, type or name reordered the rest of its line: U+202E in a
+# token wrote the rest of the drawn sentence backwards, in an annotator's name the rest of the status. A drawing
+# isolates the text that holds one in a <bdi>, a status writes it as an escape; text without one is as it was.
+BIDI_CONTROLS = "\u202e\u202d\u2066\u2067\u2068\u2069\u200e\u200f"
+
+
+def _outside_bdi(markup: str) -> str:
+    return re.sub(r"<bdi>.*?</bdi>", "", markup, flags=re.S)
+
+
+def _drawn(text: str, task: str = texts.ONE_SYSTEM) -> str:
+    return answers.page_answer(text, task=task).tables["sentences"]
+
+
+@pytest.mark.parametrize("control", BIDI_CONTROLS, ids=lambda control: f"U+{ord(control):04X}")
+def test_bidi_controls_are_isolated_in_drawings_and_escaped_in_statuses(control: str) -> None:
+    token, entity_type = f"Ada{control}x", f"PER{control}"
+    conll = f"{token} B-{entity_type} B-{entity_type}\nmet O O\n{token} O B-X"
+    spans = _spans_line(f"Ada{control} met Bob", [[0, 4, entity_type]], [[9, 12, entity_type]])
+    for drawn in (_drawn(conll), _drawn(spans, texts.SPANS)):
+        assert control in drawn and control not in _outside_bdi(drawn), drawn
+    line = json.dumps({"text": "Ada met Bob", "annotations": {f"ann{control}": [[0, 3, "PER"]], "b": []}})
+    status = agreement.agreement_text(line)[0]
+    assert status.startswith("Measured") and control not in status and f"ann\\\\u{ord(control):04x}" in status
+    strings = _spans_line("Ada", [["X", "Ada"]], [[f"T{control}", f"Bob{control}"]])
+    status = answers.spans_text(strings)[0]
+    assert "not found in the text" in status and control not in status, status
+
+
+def test_text_without_bidi_controls_is_drawn_and_quoted_as_before() -> None:
+    assert "<bdi>" not in _drawn(texts.ENGLISH_EXAMPLE) and "<bdi>" not in _drawn(texts.SPANS_EXAMPLE, texts.SPANS)
+    assert writing.quoted("Ada (mathématicienne) עברית") == "Ada (mathématicienne) עברית"

@@ -322,6 +322,17 @@ def as_span(entity: Any) -> Span:
         if entity.fragments:
             return as_fragment_span({"fragments": entity.fragments, "type": entity.entity_type})
         start, end, entity_type = entity.start, entity.end, entity.entity_type
+    elif isinstance(entity, (tuple, list)):  # before the ABC checks: JSON's usual form, never a Mapping
+        if len(entity) != 3:
+            # (start, end, type, score): a span with extra fields, say where they go (docs/scoring.md §1)
+            extra = (
+                " (keep the first three items, or pass a dict: its other keys, such as 'score', are ignored)"
+                if len(entity) > 3 and looks_like_entity(entity)
+                else ""
+            )
+            found = f"found {shown(entity)}, a {type(entity).__name__} of {len(entity)} items"
+            raise InvalidInputError(f"{found}; expected {_SPAN_FORMS}{extra}")
+        start, end, entity_type = entity
     elif isinstance(entity, Mapping) and entity.get("fragments") is not None:  # None: as evaluate stores spans
         return as_fragment_span(entity)
     elif isinstance(entity, Mapping):
@@ -335,17 +346,6 @@ def as_span(entity: Any) -> Span:
         start, end, entity_type = entity["start"], entity["end"], entity[_type_key(entity, spans=True)]
     elif is_char_span(entity):  # a spaCy Span: character offsets
         start, end, entity_type = entity.start_char, entity.end_char, entity.label_
-    elif isinstance(entity, (tuple, list)):
-        if len(entity) != 3:
-            # (start, end, type, score): a span with extra fields, say where they go (docs/scoring.md §1)
-            extra = (
-                " (keep the first three items, or pass a dict: its other keys, such as 'score', are ignored)"
-                if len(entity) > 3 and looks_like_entity(entity)
-                else ""
-            )
-            found = f"found {shown(entity)}, a {type(entity).__name__} of {len(entity)} items"
-            raise InvalidInputError(f"{found}; expected {_SPAN_FORMS}{extra}")
-        start, end, entity_type = entity
     else:
         raise InvalidInputError(
             f"found {shown(entity)} ({type(entity).__name__}) in a batch of spans; expected {_SPAN_FORMS}. "
