@@ -24,7 +24,7 @@ from .pairing.value import WeightTable
 from .schemes import OUTSIDE
 from .span import Span
 from .stacked_scores import StackedScores
-from .tally import COUNT_NAMES, OUTCOMES, Cell, Row, Tally
+from .tally import COUNT_NAMES, OUTCOMES, Cell, Counted, Row, Tally
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -237,6 +237,23 @@ VALUE_COLUMNS = ("kept", "kept_precision", "cost", "worth_references", "worth_pr
 def weighted_width(options: Options) -> int:
     """How many columns of `weighted_columns` the options ask for (0: none, the integer statistics as ever)."""
     return (options.partial_credit == OVERLAP) + len(VALUE_COLUMNS) * (options.value is not None)
+
+
+def counted_without(counted: Counted, options: Options, keep_sentences: bool) -> str | None:
+    """The first of what the result of `options` (and with `keep_sentences`, an `Accumulator`'s units) reads of a
+    batch's counts that `counted` lacks, as the option it was counted without, or None: read off the fields each
+    option fills (an empty batch's too). Added, a batch counted without one would count as none of it: intervals
+    of no width (no sentence's counts), a value of 0.0, no diagnostics (`Accumulator.add`)."""
+    tally, slices = counted.tally, set(() if counted.slices is None else counted.slices.names)
+    lacking = (
+        ("keep_sentences=True", keep_sentences and counted.per_sentence is None),
+        ("value", options.value is not None and tally.value_cells is None),
+        (f"partial_credit={OVERLAP!r}", options.partial_credit == OVERLAP and tally.credit is None),
+        ("diagnostics=True", options.diagnostics and tally.diagnostics is None),
+        ("errors", bool(options.errors) and tally.errors is None),
+        (f"slices={list(options.slices)}", not slices.issuperset(options.slices)),
+    )
+    return next((name for name, lacks in lacking if lacks), None)
 
 
 def cost_scale(weights: Weights) -> float:

@@ -1,0 +1,76 @@
+"""What two red teams of the front ends and of the pairing noticed and left: each named case failed on the code
+before its fix."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import WORKED_EXAMPLE
+
+from nerscore import Accumulator, Options
+from nerscore.cli import main
+from nerscore.compute import count_batch
+from nerscore.forms.inputs import TAGS
+from nerscore.table.columns import Columns
+
+# `Accumulator.add` (a batch count_batch counted, as the command line's chunks) trusted that the batch was counted
+# with the accumulator's options: with bootstrap, a batch counted without each sentence's counts gave intervals of
+# no width; with value, a batch counted without it a value of 0.0; diagnostics, errors, the overlap credit and the
+# slices' buckets counted none of it.
+_REFERENCES = [["B-PER", "I-PER", "O"], ["B-LOC", "O", "B-PER"]]
+_PREDICTIONS = [["B-PER", "O", "O"], ["B-LOC", "O", "B-LOC"]]
+_TOKENS = [["Ada", "Lovelace", "wrote"], ["Paris", "saw", "Bob"]]
+
+
+def _added(accumulated: dict, counted: dict, keep_sentences: bool = True, ordered: bool = False) -> Accumulator:
+    batch = count_batch(
+        _PREDICTIONS,
+        _REFERENCES,
+        TAGS,
+        Options.of(**counted),
+        keep_sentences,
+        Columns.read(len(_REFERENCES), tokens=_TOKENS),
+    )[0]
+    return Accumulator(Options.of(**accumulated), ordered).add(batch, len(_REFERENCES))
+
+
+_VALUE = {"value": True}
+BATCHES_COUNTED_WITHOUT = [
+    pytest.param({"bootstrap": 50}, {}, False, False, "keep_sentences=True", id="bootstrap-without-sentences"),
+    pytest.param({}, {}, False, True, "keep_sentences=True", id="ordered-without-sentences"),
+    pytest.param(_VALUE, {}, True, False, "value", id="value-without-value"),
+    pytest.param({"bootstrap": 50, **_VALUE}, {"bootstrap": 50}, True, False, "value", id="value-resampled"),
+    pytest.param({"partial_credit": "overlap"}, {}, True, False, "partial_credit='overlap'", id="overlap-credit"),
+    pytest.param({"diagnostics": True}, {}, True, False, r"diagnostics=True", id="diagnostics"),
+    pytest.param({"errors": True}, {}, True, False, "errors", id="errors"),
+    pytest.param({"slices": ["entity_length"]}, {}, True, False, r"slices=\['entity_length'\]", id="slices"),
+    pytest.param(
+        {"slices": ["entity_length", "sentence_length"]},
+        {"slices": ["entity_length"]},
+        True,
+        False,
+        r"slices=\['entity_length', 'sentence_length'\]",
+        id="fewer-slices",
+    ),
+]
+
+
+@pytest.mark.parametrize(("accumulated", "counted", "keep", "ordered", "lacking"), BATCHES_COUNTED_WITHOUT)
+def test_add_refuses_a_batch_counted_without_what_the_result_needs(
+    accumulated: dict, counted: dict, keep: bool, ordered: bool, lacking: str
+) -> None:
+    with pytest.raises(ValueError, match=f"^found a batch counted without {lacking}, which this accumulator's"):
+        _added(accumulated, counted, keep, ordered)
+    # (a guard: counted with the accumulator's own options, the batch adds as update counts it)
+    added = _added(accumulated, accumulated, True, ordered).result()
+    assert (
+        added
+        == Accumulator(Options.of(**accumulated), ordered)
+        .update(predictions=_PREDICTIONS, references=_REFERENCES, tokens=_TOKENS)
+        .result()
+    )
+
+
+def test_the_command_lines_runs_with_bootstrap_count_each_runs_totals_apart(capsys: pytest.CaptureFixture) -> None:
+    # (its runs' totals are added without each sentence's counts, which it keeps apart, side by side)
+    assert main(["--runs", str(WORKED_EXAMPLE), str(WORKED_EXAMPLE), "--bootstrap", "20", "--json"]) == 0
+    assert '"strict_f1_mean_low"' in capsys.readouterr().out
