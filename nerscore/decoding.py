@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InvalidInputError, shown
+from .errors import FLOOR, InvalidInputError, refuse_past_free_memory, shown
 from .options import Options
 from .schemes import (
     BEGIN,
@@ -216,6 +216,12 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
     scheme = get_scheme(scheme)
     letter = {role: prefix for prefix, role in scheme.roles.items()}
     ordered = _checked_spans(spans, length)
+    # Before the tags are made, a length past the memory free (MemoryError): a pointer a tag, and two more for each
+    # token of the longest entity (its letters, then its tags, each letter's tag written once).
+    largest = max((span.end - span.start for span in ordered), default=0)
+    refuse_past_free_memory(
+        8 * length + 16 * largest, f"length is {length:,}: its tags need", "fewer tokens", "", FLOOR
+    )
     tags = [OUTSIDE] * length
     # border[k]: spans k - 1 and k touch and are of one type (IOB1's B and IOE1's E mark it, IO cannot)
     border = [False, *(a.end == b.start and a.entity_type == b.entity_type for a, b in itertools.pairwise(ordered))]
@@ -225,6 +231,7 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
     # single letter, for entities of several tokens): their tags would decode as one entity, silently.
     separates = {BEGIN, SINGLE}, {END, SINGLE}
     last_role = None
+    written: dict[tuple[str, str], str] = {}  # each tag's text, made once (a string a token took 60 bytes)
     for index, span in enumerate(ordered):
         touches_before, touches_after = border[index], border[index + 1]
         size = span.end - span.start
@@ -247,6 +254,10 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
                 "scheme that marks one (IOB2, IOE2, IOBES ...)"
             )
         last_role = scheme.roles[letters[-1]]
-        for position, prefix in zip(range(span.start, span.end), letters):
-            tags[position] = f"{span.entity_type}-{prefix}" if suffix else f"{prefix}-{span.entity_type}"
+        kind = span.entity_type
+        tags[span.start : span.end] = [
+            written.get((prefix, kind))
+            or written.setdefault((prefix, kind), f"{kind}-{prefix}" if suffix else f"{prefix}-{kind}")
+            for prefix in letters
+        ]
     return tags

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import WORKED_EXAMPLE
 
-from nerscore import Accumulator, Options
+from nerscore import Accumulator, Options, Span, encode, errors
 from nerscore.cli import main
 from nerscore.compute import count_batch
 from nerscore.forms.inputs import TAGS
@@ -74,3 +74,21 @@ def test_the_command_lines_runs_with_bootstrap_count_each_runs_totals_apart(caps
     # (its runs' totals are added without each sentence's counts, which it keeps apart, side by side)
     assert main(["--runs", str(WORKED_EXAMPLE), str(WORKED_EXAMPLE), "--bootstrap", "20", "--json"]) == 0
     assert '"strict_f1_mean_low"' in capsys.readouterr().out
+
+
+# encode(spans, length) made its list of `length` tags at once: past the memory free, a MemoryError (10**12 tokens),
+# and each token of an entity its own string (60 bytes a token beyond the list's 8).
+ENCODE_PAST_FREE_MEMORY = [
+    pytest.param([Span(0, 3, "A")], 10**12, None, r"about 8000\.0 GB", id="a-trillion-tokens"),
+    pytest.param([Span(0, 10**7, "A")], 10**7, 10**8, r"about 0\.2 GB", id="the-longest-entity-counted"),
+]
+
+
+@pytest.mark.parametrize(("spans", "length", "free", "needed"), ENCODE_PAST_FREE_MEMORY)
+def test_encode_refuses_a_length_past_the_free_memory_before_it_allocates(
+    spans: list, length: int, free: int | None, needed: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if free is not None:
+        monkeypatch.setattr(errors, "free_memory", lambda: free)
+    with pytest.raises(ValueError, match=rf"^length is {length:,}: its tags need {needed}, more than the .* free"):
+        encode(spans, length)

@@ -22,9 +22,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 from itertools import pairwise
 
-from ..errors import InvalidInputError, shown
+from ..errors import FLOOR, InvalidInputError, refuse_past_free_memory, shown
 from ..span import Span, check_spans
-from .overlaps import FLOOR, refuse_past_free_memory
 
 
 def pair_greedy(
