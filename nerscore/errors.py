@@ -82,6 +82,19 @@ def is_collection(value: Any) -> bool:
     return isinstance(value, Iterable) and not isinstance(value, (str, bytes))
 
 
+def refuse_tensor_without_values(value: Any, side: str, sentence: int | None = None) -> None:
+    """A torch tensor whose values cannot be listed (NotImplementedError or RuntimeError from `.tolist()`, `.shape`):
+    on the meta device, which holds none, or nested; a located error saying what to pass instead."""
+    kind = type(value).__name__
+    if getattr(value, "is_meta", False):
+        found, expected = f"a {kind} on the meta device, which holds no values", "a tensor on a real device (.cpu())"
+    elif getattr(value, "is_nested", False):
+        found, expected = f"a nested {kind}, which torch cannot list", "a list of its tensors (tensor.unbind())"
+    else:
+        return
+    raise InvalidInputError(f"found {found}; expected {expected}", side, sentence)
+
+
 def located(sentence: int, call: Callable[..., T], *arguments: Any) -> T:
     """`call(*arguments)`, an `InvalidInputError` it raises without a sentence located at `sentence` (a sentence's
     pairing refused before it allocates, docs/scoring.md §3)."""

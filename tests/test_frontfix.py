@@ -3,10 +3,13 @@ before its fix."""
 
 from __future__ import annotations
 
+import warnings
+from typing import Any
+
 import pytest
 from conftest import WORKED_EXAMPLE
 
-from nerscore import Accumulator, Options, Span, encode, errors
+from nerscore import Accumulator, Options, Span, compute_semeval, encode, errors
 from nerscore.cli import main
 from nerscore.compute import count_batch
 from nerscore.forms.inputs import TAGS
@@ -92,3 +95,36 @@ def test_encode_refuses_a_length_past_the_free_memory_before_it_allocates(
         monkeypatch.setattr(errors, "free_memory", lambda: free)
     with pytest.raises(ValueError, match=rf"^length is {length:,}: its tags need {needed}, more than the .* free"):
         encode(spans, length)
+
+
+# torch tensors whose values cannot be listed: on the meta device (NotImplementedError "Cannot copy out of meta
+# tensor") or nested (RuntimeError "NestedTensorImpl doesn't support sizes"), as a batch or as a sentence.
+def _meta(torch: Any, *shape: int) -> Any:
+    return torch.zeros(shape, dtype=torch.long, device="meta")
+
+
+def _nested(torch: Any) -> Any:
+    with warnings.catch_warnings():  # (torch: "nested tensors are in prototype stage")
+        warnings.simplefilter("ignore")
+        return torch.nested.nested_tensor([torch.tensor([1, 0, 0]), torch.tensor([0])])
+
+
+_META = r"found a Tensor on the meta device, which holds no values; expected a tensor on a real device \(\.cpu\(\)\)"
+_NESTED = r"found a nested Tensor, which torch cannot list; expected a list of its tensors \(tensor\.unbind\(\)\)"
+TENSORS_WITHOUT_VALUES = [
+    pytest.param(lambda torch: _meta(torch, 2, 3), rf"predictions: {_META}", id="meta-batch"),
+    pytest.param(
+        lambda torch: [torch.zeros(3, dtype=torch.long), _meta(torch, 3)],
+        rf"predictions, sentence 1: {_META}",
+        id="meta-sentence",
+    ),
+    pytest.param(_nested, rf"predictions: {_NESTED}", id="nested-batch"),
+    pytest.param(lambda torch: (_nested(torch),), rf"predictions, sentence 0: {_NESTED}", id="nested-sentence"),
+]
+
+
+@pytest.mark.parametrize(("predictions", "message"), TENSORS_WITHOUT_VALUES)
+def test_a_tensor_whose_values_cannot_be_listed_is_refused_in_words(predictions: Any, message: str) -> None:
+    torch = pytest.importorskip("torch")
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        compute_semeval(predictions=predictions(torch), references=[[1, 0, 0], [0, 0, 0]], label_list=["O", "B-PER"])
