@@ -128,3 +128,26 @@ def test_a_tensor_whose_values_cannot_be_listed_is_refused_in_words(predictions:
     torch = pytest.importorskip("torch")
     with pytest.raises(ValueError, match=f"^{message}$"):
         compute_semeval(predictions=predictions(torch), references=[[1, 0, 0], [0, 0, 0]], label_list=["O", "B-PER"])
+
+
+# pandas' missing values as document or group ids: NaN was refused, but pd.NA (whose == is NA) and pd.NaT (a NaN of
+# times) were each a unit of its own, by identity.
+_MISSING = r"found {}, equal to no id, itself included \(a missing value\?\); expected an id"
+MISSING_IDS = [
+    pytest.param("documents", lambda pd: [pd.NA, pd.NA], _MISSING.format("<NA>"), id="na-document"),
+    pytest.param("documents", lambda pd: ["a", pd.NaT], _MISSING.format("NaT"), id="nat"),
+    pytest.param("groups", lambda pd: [pd.NA, "b"], _MISSING.format("<NA>"), id="na-group"),
+    pytest.param(
+        "documents", lambda pd: [("a", pd.NA), "b"], r"found \('a', <NA>\), which holds <NA>, equal to no id", id="held"
+    ),
+]
+
+
+@pytest.mark.parametrize(("column", "ids", "message"), MISSING_IDS)
+def test_pandas_missing_values_are_refused_as_ids_as_nan_is(column: str, ids: Any, message: str) -> None:
+    pd = pytest.importorskip("pandas")
+    given = {"predictions": [["B-PER"], ["O"]], "references": [["B-PER"], ["O"]], column: ids(pd)}
+    options = {"bootstrap": 10} if column == "documents" else {"slices": ["group"]}
+    with pytest.raises(ValueError, match=rf"^{column}, sentence \d: {message}"):
+        compute_semeval(**given, **options)
+    assert compute_semeval(**{**given, column: ["a", "a"]}, **options)  # (a guard: ids of one unit are taken)
