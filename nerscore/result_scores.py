@@ -401,6 +401,8 @@ def entity_rows(rows: Iterable[Row], schemes: Sequence[str] = EVALUATION_SCHEMES
     """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7), with its
     outcome under each of `schemes` (the option `evaluation_schemes`)."""
     check_evaluation_schemes("schemes", schemes)  # (kept in the order given)
+    if not isinstance(rows, (list, tuple)) and not is_collection(rows):  # (list(None): TypeError)
+        raise InvalidInputError(f"rows is {shown(rows)}; expected a list of rows, as tally_semeval returns them")
     rows = rows if isinstance(rows, (list, tuple)) else list(rows)
     tails = row_tails(schemes)
     try:

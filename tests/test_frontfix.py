@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import WORKED_EXAMPLE
 
-from nerscore import Accumulator, Options, Span, compute_semeval, encode, errors
+from nerscore import Accumulator, Options, SentenceCounts, Span, compute_semeval, encode, entity_rows, errors
 from nerscore.cli import main
 from nerscore.compute import count_batch
 from nerscore.forms.inputs import TAGS
@@ -151,3 +151,24 @@ def test_pandas_missing_values_are_refused_as_ids_as_nan_is(column: str, ids: An
     with pytest.raises(ValueError, match=rf"^{column}, sentence \d: {message}"):
         compute_semeval(**given, **options)
     assert compute_semeval(**{**given, column: ["a", "a"]}, **options)  # (a guard: ids of one unit are taken)
+
+
+# Two public names given what they do not take: entity_rows(None) raised TypeError ("'NoneType' object is not
+# iterable"), SentenceCounts.of(5) IndexError ("tuple index out of range"), of None TypeError.
+PUBLIC_MISUSES = [
+    pytest.param(lambda: entity_rows(None), r"rows is None; expected a list of rows", id="entity-rows-none"),
+    pytest.param(lambda: SentenceCounts.of(5), r"by_sentence is 5; expected a 2-D array of counts", id="counts-5"),
+    pytest.param(lambda: SentenceCounts.of(None), r"by_sentence is None; expected a 2-D array", id="counts-none"),
+    pytest.param(
+        lambda: SentenceCounts.of([[1] * 6] * 2, [[0.5]]),
+        r"weighted is \[\[0\.5\]\]; expected a 2-D array of counts, 2 rows, one per sentence",
+        id="weighted-rows",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), PUBLIC_MISUSES)
+def test_public_names_refuse_what_they_do_not_take_in_words(call: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=f"^{message}"):
+        call()
+    assert entity_rows([]) == [] and SentenceCounts.of([[1] * 6] * 2, [[0.5], [0.5]])  # (a guard: taken)
