@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import FLOOR, InvalidInputError, refuse_past_free_memory, shown
+from .errors import FLOOR, InvalidInputError, plain_text, refuse_past_free_memory, shown
 from .options import Options
 from .schemes import (
     BEGIN,
@@ -60,11 +60,14 @@ def decode_tags(tags: Sequence[Any], mode: str, table: TagTable) -> list[Span]:
         mixed = True
     for position, tag in enumerate(tags):
         try:
-            parsed.append(table.unhashed(tag) if mixed and unhashable_size(tag) else table[tag])
+            try:
+                parsed.append(table.unhashed(tag) if mixed and unhashable_size(tag) else table[tag])
+            except TypeError:  # an unhashable value: parse_tag explains it; a str subclass's raising hash: its string
+                if not isinstance(tag, str):
+                    raise InvalidInputError(not_a_tag(tag)) from None
+                parsed.append(table[plain_text(tag)])
         except InvalidInputError as error:
             raise error.at(token=position) from None
-        except TypeError:  # an unhashable value: let parse_tag explain it
-            raise InvalidInputError(not_a_tag(tag), token=position) from None
     names: dict[str, int] = {}
     role = np.fromiter((ROLE_FLAGS[None if item is None else item.role] for item in parsed), np.int8, len(parsed))
     entity_type = np.fromiter(
@@ -198,8 +201,7 @@ def _checked_spans(spans: Iterable[Span], length: int) -> list[Span]:
             raise InvalidInputError(f"spans[{index}]: found {shown(span)}; expected 0 <= start < end <= {length}")
     # Built by hand: offsets of no integer raised TypeError, a type None or "" wrote 'B-None' or 'B-', which no
     # decoding reads back (tests/test_redteam13.py).
-    check_spans("spans", given)
-    ordered = sorted(given)
+    ordered = sorted(check_spans("spans", given))
     for before, span in itertools.pairwise(ordered):
         if span.start < before.end:
             raise InvalidInputError(f"found {shown(before)} and {shown(span)}, which overlap; expected disjoint spans")

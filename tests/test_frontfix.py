@@ -9,7 +9,19 @@ from typing import Any
 import pytest
 from conftest import WORKED_EXAMPLE
 
-from nerscore import Accumulator, Options, SentenceCounts, Span, compute_semeval, encode, entity_rows, errors
+from nerscore import (
+    Accumulator,
+    Options,
+    SentenceCounts,
+    Span,
+    compute_semeval,
+    decode,
+    encode,
+    entity_rows,
+    errors,
+    pair,
+    pair_greedy,
+)
 from nerscore.cli import main
 from nerscore.compute import count_batch
 from nerscore.forms.inputs import TAGS
@@ -172,3 +184,40 @@ def test_public_names_refuse_what_they_do_not_take_in_words(call: Any, message: 
     with pytest.raises(ValueError, match=f"^{message}"):
         call()
     assert entity_rows([]) == [] and SentenceCounts.of([[1] * 6] * 2, [[0.5], [0.5]])  # (a guard: taken)
+
+
+# A str subclass whose own hash raises (a lazily translated string, a proxy): span types were read as their plain
+# strings by as_span (redteam13), but `pair` of nested spans and `pair_greedy` (Spans built by hand) raised its
+# TypeError, and a tag of one was refused as "expected a string tag" although it is one.
+class UnhashableText(str):
+    def __hash__(self) -> int:
+        raise TypeError("this string cannot be hashed")
+
+
+def _plain(value: Any) -> Any:
+    """`value` with every UnhashableText a plain string, in lists and Spans."""
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, Span):
+        return Span(value.start, value.end, str.__str__(value.entity_type))
+    return str.__str__(value) if isinstance(value, str) else value
+
+
+_H = UnhashableText
+_NESTED_SPANS = [[Span(0, 3, _H("A")), Span(1, 2, "B")], [Span(0, 3, "A"), Span(0, 2, "B")]]
+_TAG_BATCH = {"predictions": [[_H("B-A"), "I-A", "O"]], "references": [["B-A", "O", _H("B-B")]]}
+STR_SUBCLASS_VALUES = [
+    pytest.param(lambda given: pair(*given), _NESTED_SPANS, id="pair-nested"),
+    pytest.param(lambda given: pair_greedy(*given), _NESTED_SPANS, id="pair-greedy"),
+    pytest.param(lambda given: decode(given), [_H("B-A"), "I-A", "O"], id="decode-a-tag"),
+    pytest.param(lambda given: compute_semeval(**given), _TAG_BATCH, id="tags"),
+    pytest.param(lambda given: compute_semeval(**given, return_entities=True, value=True), _TAG_BATCH, id="tag-rows"),
+    # (a guard: encode's table of tags, which hashes each type, reads them plain too)
+    pytest.param(lambda given: encode(given, 4), [Span(0, 3, _H("A"))], id="encode"),
+]
+
+
+@pytest.mark.parametrize(("call", "given"), STR_SUBCLASS_VALUES)
+def test_a_str_subclass_is_read_as_its_plain_string(call: Any, given: Any) -> None:
+    plain = {key: _plain(value) for key, value in given.items()} if isinstance(given, dict) else _plain(given)
+    assert call(given) == call(plain)

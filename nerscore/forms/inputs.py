@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..decoding import kept_types
-from ..errors import InvalidInputError, refuse_tensor_without_values, shown
+from ..errors import InvalidInputError, plain_text, refuse_tensor_without_values, shown
 from ..option_checks import check_labels, is_collection, is_id
 from ..schemes import ONE_STRING, tags_in_one
 from ..span import LOGITS_HINT, Span, all_tags, fragment_span, looks_like_entity, looks_like_scores, nested_tags
@@ -295,12 +295,6 @@ def _type_key(entity: Mapping, spans: bool = False) -> str:
             f"found {shown(entity)}, which has no type; expected the type under 'type', 'label' or 'entity_group'{hint}"
         )
     return key
-
-
-def plain_text(text: str) -> str:
-    """A string as a plain `str`: a subclass's own hash or equality (one that raises, say) never reaches the sets
-    and dicts types and texts are counted in, as tokens are read (tests/test_redteam13.py)."""
-    return text if type(text) is str else str.__str__(text)
 
 
 def _checked_type(entity_type: Any, where: str = "") -> str:

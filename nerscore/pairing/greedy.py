@@ -45,8 +45,7 @@ def pair_greedy(
     the reference's) takes no reference as identical, a reference with its boundaries only if of another type
     (IV), and one of its own type only as an overlap no earlier prediction took (the caller then counts that row
     as V, not I)."""
-    check_spans("references", references)
-    check_spans("predictions", predictions)
+    references, predictions = check_spans("references", references), check_spans("predictions", predictions)
     for name, given in (("alternatives", alternatives), ("identical", identical)):
         if given is not None and (
             not isinstance(given, Sequence)
