@@ -281,7 +281,7 @@ class Accumulator:
     ) -> Accumulator:
         """This accumulator with a batch of `sentences` sentences already counted (`compute.count_batch`, as the
         command line counts the chunks of a file), with each sentence's document id and its `entities` rows."""
-        documents = checked_addition(counted, sentences, documents, entities, self.options.return_entities)
+        documents = checked_addition(counted, sentences, documents, entities, self.options, self._keep_sentences)
         check_slices_read(self.options.slices, self.options.seen, self.options.slice_edges)  # (every batch's way)
         units = None
         if counted.per_sentence is not None:

@@ -23,7 +23,7 @@ from .forms.string_batches import StringSpans, entity_dicts, refuse_past_text
 from .grouping import lengths, place_in_groups
 from .option_checks import is_id
 from .options import Options
-from .result_scores import OUTSIDE_TYPE, check_tally, entity_rows, scores_of
+from .result_scores import OUTSIDE_TYPE, check_tally, counted_without, entity_rows, scores_of
 from .schemes import OUTSIDE
 from .statistics.unit_counts import SentenceCounts, Vectors, stacked
 from .table import reducers
@@ -258,17 +258,22 @@ def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int)
 
 
 def checked_addition(
-    counted: Any, sentences: Any, documents: Any, entities: Any, return_entities: bool
+    counted: Any, sentences: Any, documents: Any, entities: Any, options: Options, keep_sentences: bool
 ) -> tuple[Hashable, ...] | None:
-    """`Accumulator.add`'s arguments checked: its document ids as a tuple (checked as `documents=`), or None."""
+    """`Accumulator.add`'s arguments checked (`counted`: as `options` and `keep_sentences` count): its document ids."""
     if not isinstance(counted, Counted):  # (AttributeError: no attribute 'per_sentence')
         raise ValueError(f"found {shown(counted)}; expected a batch counted by nerscore.compute.count_batch")
+    if (lacking := counted_without(counted, options, keep_sentences)) is not None:
+        raise ValueError(
+            f"found a batch counted without {lacking}, which this accumulator's result needs; expected one counted "
+            "with its options: count_batch(..., accumulator.options, keep_sentences=True where it resamples)"
+        )
     rows = None if counted.per_sentence is None else len(counted.per_sentence)
     if not is_id(sentences) or sentences < 0 or rows not in (None, sentences):
         expected = "a whole number >= 0" if rows is None else rows
         raise ValueError(f"sentences is {shown(sentences)}; expected the number of sentences counted ({expected})")
     rows_given = isinstance(entities, list) and all(isinstance(row, dict) and "sentence" in row for row in entities)
-    if return_entities and entities is not None and not rows_given:
+    if options.return_entities and entities is not None and not rows_given:
         raise ValueError(f"entities is {shown(entities)}; expected the rows of the batch (count_batch's table)")
     return None if documents is None else checked_columns({"documents": documents}, int(sentences)).documents
 

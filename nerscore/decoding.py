@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InvalidInputError, shown
+from .errors import FLOOR, InvalidInputError, plain_text, refuse_past_free_memory, shown
 from .options import Options
 from .schemes import (
     BEGIN,
@@ -60,11 +60,14 @@ def decode_tags(tags: Sequence[Any], mode: str, table: TagTable) -> list[Span]:
         mixed = True
     for position, tag in enumerate(tags):
         try:
-            parsed.append(table.unhashed(tag) if mixed and unhashable_size(tag) else table[tag])
+            try:
+                parsed.append(table.unhashed(tag) if mixed and unhashable_size(tag) else table[tag])
+            except TypeError:  # an unhashable value: parse_tag explains it; a str subclass's raising hash: its string
+                if not isinstance(tag, str):
+                    raise InvalidInputError(not_a_tag(tag)) from None
+                parsed.append(table[plain_text(tag)])
         except InvalidInputError as error:
             raise error.at(token=position) from None
-        except TypeError:  # an unhashable value: let parse_tag explain it
-            raise InvalidInputError(not_a_tag(tag), token=position) from None
     names: dict[str, int] = {}
     role = np.fromiter((ROLE_FLAGS[None if item is None else item.role] for item in parsed), np.int8, len(parsed))
     entity_type = np.fromiter(
@@ -198,8 +201,7 @@ def _checked_spans(spans: Iterable[Span], length: int) -> list[Span]:
             raise InvalidInputError(f"spans[{index}]: found {shown(span)}; expected 0 <= start < end <= {length}")
     # Built by hand: offsets of no integer raised TypeError, a type None or "" wrote 'B-None' or 'B-', which no
     # decoding reads back (tests/test_redteam13.py).
-    check_spans("spans", given)
-    ordered = sorted(given)
+    ordered = sorted(check_spans("spans", given))
     for before, span in itertools.pairwise(ordered):
         if span.start < before.end:
             raise InvalidInputError(f"found {shown(before)} and {shown(span)}, which overlap; expected disjoint spans")
@@ -216,6 +218,12 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
     scheme = get_scheme(scheme)
     letter = {role: prefix for prefix, role in scheme.roles.items()}
     ordered = _checked_spans(spans, length)
+    # Before the tags are made, a length past the memory free (MemoryError): a pointer a tag, and two more for each
+    # token of the longest entity (its letters, then its tags, each letter's tag written once).
+    largest = max((span.end - span.start for span in ordered), default=0)
+    refuse_past_free_memory(
+        8 * length + 16 * largest, f"length is {length:,}: its tags need", "fewer tokens", "", FLOOR
+    )
     tags = [OUTSIDE] * length
     # border[k]: spans k - 1 and k touch and are of one type (IOB1's B and IOE1's E mark it, IO cannot)
     border = [False, *(a.end == b.start and a.entity_type == b.entity_type for a, b in itertools.pairwise(ordered))]
@@ -225,6 +233,7 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
     # single letter, for entities of several tokens): their tags would decode as one entity, silently.
     separates = {BEGIN, SINGLE}, {END, SINGLE}
     last_role = None
+    written: dict[tuple[str, str], str] = {}  # each tag's text, made once (a string a token took 60 bytes)
     for index, span in enumerate(ordered):
         touches_before, touches_after = border[index], border[index + 1]
         size = span.end - span.start
@@ -247,6 +256,10 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
                 "scheme that marks one (IOB2, IOE2, IOBES ...)"
             )
         last_role = scheme.roles[letters[-1]]
-        for position, prefix in zip(range(span.start, span.end), letters):
-            tags[position] = f"{span.entity_type}-{prefix}" if suffix else f"{prefix}-{span.entity_type}"
+        kind = span.entity_type
+        tags[span.start : span.end] = [
+            written.get((prefix, kind))
+            or written.setdefault((prefix, kind), f"{kind}-{prefix}" if suffix else f"{prefix}-{kind}")
+            for prefix in letters
+        ]
     return tags

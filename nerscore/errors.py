@@ -1,4 +1,5 @@
-"""The one error class of bad input: a `ValueError` that says where (docs/scoring.md §1)."""
+"""The one error class of bad input: a `ValueError` that says where (docs/scoring.md §1); and the one refusal of
+input past the memory this process has free (`refuse_past_free_memory`), which every layer asks before it allocates."""
 
 from __future__ import annotations
 
@@ -79,6 +80,25 @@ def is_collection(value: Any) -> bool:
     if getattr(value, "ndim", None) == 0:
         return False
     return isinstance(value, Iterable) and not isinstance(value, (str, bytes))
+
+
+def refuse_tensor_without_values(value: Any, side: str, sentence: int | None = None) -> None:
+    """A torch tensor whose values cannot be listed (NotImplementedError or RuntimeError from `.tolist()`, `.shape`):
+    on the meta device, which holds none, or nested; a located error saying what to pass instead."""
+    kind = type(value).__name__
+    if getattr(value, "is_meta", False):
+        found, expected = f"a {kind} on the meta device, which holds no values", "a tensor on a real device (.cpu())"
+    elif getattr(value, "is_nested", False):
+        found, expected = f"a nested {kind}, which torch cannot list", "a list of its tensors (tensor.unbind())"
+    else:
+        return
+    raise InvalidInputError(f"found {found}; expected {expected}", side, sentence)
+
+
+def plain_text(text: str) -> str:
+    """A string as a plain `str`: a subclass's own hash or equality (one that raises, say) never reaches the sets
+    and dicts types and texts are counted in, as tokens are read (tests/test_redteam13.py)."""
+    return text if type(text) is str else str.__str__(text)
 
 
 def located(sentence: int, call: Callable[..., T], *arguments: Any) -> T:
@@ -182,3 +202,61 @@ def numbered_after(sentences: int) -> Iterator[None]:
         if error.sentence is None or not sentences:
             raise
         raise error.at(sentence=sentences + error.sentence) from None
+
+
+def free_memory() -> int | None:
+    """The bytes this process may still allocate: the least of the system's available memory, what is left of its
+    address-space limit and what is left of its cgroup's limit; None where none can be read (then nothing is
+    refused)."""
+    found: list[int] = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    found.append(int(line.split()[1]) * 1024)
+                    break
+    except (OSError, ValueError):
+        pass
+    try:  # an address-space limit (ulimit -v), less what the process has mapped already
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm", encoding="ascii") as statm:
+                mapped = int(statm.read().split()[0]) * resource.getpagesize()
+            found.append(max(0, soft - mapped))
+    except (ImportError, OSError, ValueError):
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as limit_file:
+            limit = limit_file.read().strip()
+        with open("/sys/fs/cgroup/memory.current", encoding="ascii") as current_file:
+            current = int(current_file.read().strip())
+        if limit != "max":
+            found.append(max(0, int(limit) - current))
+    except (OSError, ValueError):
+        pass
+    return min(found) if found else None
+
+
+def refuse_past_free_memory(
+    needed: int, needs: str, expected: str, purpose: str = "", floor: int = 0, unit: str = "GB"
+) -> None:
+    """An `InvalidInputError` (a ValueError, never a MemoryError), before anything is allocated, where `needed`
+    bytes are more than this process has free (`free_memory`): "`needs` about 1.6 GB`purpose`, more than the 1.0 GB
+    free for this process; expected `expected`" (`unit` "MB": whole megabytes). Below `floor` bytes the system is not
+    asked (`FLOOR`, where a look would cost more than it saves). The one refusal of the pairing's overlaps, the
+    string grounding's flow, the resamples and `encode`'s tags; the caller adds the place (sentence, side)."""
+    if needed < floor:
+        return
+    free = free_memory()
+    if free is not None and needed > free:
+        scale, digits = (1e6, ",.0f") if unit == "MB" else (1e9, ".1f")
+        raise InvalidInputError(
+            f"{needs} about {needed / scale:{digits}} {unit}{purpose}, more than the {free / scale:{digits}} {unit} "
+            f"free for this process; expected {expected}"
+        )
+
+
+# Bytes below which `refuse_past_free_memory` is not worth a look at the system (64 MB).
+FLOOR = 1 << 26

@@ -24,7 +24,7 @@ from .pairing.value import WeightTable
 from .schemes import OUTSIDE
 from .span import Span
 from .stacked_scores import StackedScores, ValueSums
-from .tally import COUNT_NAMES, OUTCOMES, Cell, Row, Tally
+from .tally import COUNT_NAMES, OUTCOMES, Cell, Counted, Row, Tally
 
 # (fractions, and decimal, 1.4 ms of `import nerscore`, are imported by the functions that make a Fraction: those of
 # the value score's cells.)
@@ -205,6 +205,23 @@ def weighted_width(options: Options) -> int:
     return (options.partial_credit == OVERLAP) + len(VALUE_COLUMNS) * (options.value is not None)
 
 
+def counted_without(counted: Counted, options: Options, keep_sentences: bool) -> str | None:
+    """The first of what the result of `options` (and with `keep_sentences`, an `Accumulator`'s units) reads of a
+    batch's counts that `counted` lacks, as the option it was counted without, or None: read off the fields each
+    option fills (an empty batch's too). Added, a batch counted without one would count as none of it: intervals
+    of no width (no sentence's counts), a value of 0.0, no diagnostics (`Accumulator.add`)."""
+    tally, slices = counted.tally, set(() if counted.slices is None else counted.slices.names)
+    lacking = (
+        ("keep_sentences=True", keep_sentences and counted.per_sentence is None),
+        ("value", options.value is not None and tally.value_cells is None),
+        (f"partial_credit={OVERLAP!r}", options.partial_credit == OVERLAP and tally.credit is None),
+        ("diagnostics=True", options.diagnostics and tally.diagnostics is None),
+        ("errors", bool(options.errors) and tally.errors is None),
+        (f"slices={list(options.slices)}", not slices.issuperset(options.slices)),
+    )
+    return next((name for name, lacks in lacking if lacks), None)
+
+
 def cost_scale(weights: Weights) -> float:
     """The power of two the statistics' cost column is kept divided by, beyond `WeightTable.largest`: 1 unless
     `false_alarm` passes 2**900, so that a false alarm costs at most 2**900 units there and the sums of the costs
@@ -366,6 +383,8 @@ def entity_rows(rows: Iterable[Row], schemes: Sequence[str] = EVALUATION_SCHEMES
     """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7), with its
     outcome under each of `schemes` (the option `evaluation_schemes`)."""
     check_evaluation_schemes("schemes", schemes)  # (kept in the order given)
+    if not isinstance(rows, (list, tuple)) and not is_collection(rows):  # (list(None): TypeError)
+        raise InvalidInputError(f"rows is {shown(rows)}; expected a list of rows, as tally_semeval returns them")
     rows = rows if isinstance(rows, (list, tuple)) else list(rows)
     tails = row_tails(schemes)
     try:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numbers
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from operator import itemgetter
 from typing import Any
 
-from .errors import InvalidInputError, is_collection, shown
+from .errors import InvalidInputError, is_collection, plain_text, shown
 
 Fragments = tuple[tuple[int, int], ...]
 
@@ -161,12 +161,14 @@ def listed(name: str, values: Any, expected: str) -> list:
     return list(values)
 
 
-def check_spans(name: str, spans: Any) -> None:
+def check_spans(name: str, spans: Any) -> Sequence[Span]:
     """An `InvalidInputError` naming the first value of `spans` (a function's argument `name`) that is no `Span`,
-    or `spans` itself when it is no sequence of them: where a function takes `Span`s (`nerscore.pair`)."""
+    or `spans` itself when it is no sequence of them: where a function takes `Span`s (`nerscore.pair`). Returns
+    `spans`, or where a type is a str subclass (whose own hash may raise) a list with its plain string instead."""
     made = "(nerscore.as_span makes one of a (start, end, type) tuple or a dict)"
     if isinstance(spans, (str, bytes)) or not isinstance(spans, Sequence):
         raise InvalidInputError(f"{name} is {shown(spans)} ({type(spans).__name__}); expected a list of Span {made}")
+    subclassed = []
     for index, span in enumerate(spans):
         if not isinstance(span, Span):
             raise InvalidInputError(f"{name}[{index}] is {shown(span)} ({type(span).__name__}); expected a Span {made}")
@@ -179,12 +181,20 @@ def check_spans(name: str, spans: Any) -> None:
             if (type(span.fragments) is tuple and not span.fragments) or _fragments_apart(span):
                 continue
         elif _well_formed(span):
+            if type(entity_type) is not str:  # (the usual spans never come here)
+                subclassed.append(index)
             continue
         raise InvalidInputError(
             f"{name}[{index}] is {shown(span)}; expected start < end (end exclusive), both integers, a non-empty "
             f"string type, and fragments, where given, a tuple of two or more (start, end) tuples sorted and apart "
             f"from start to end {made}"
         )
+    if not subclassed:
+        return spans
+    read = list(spans)
+    for index in subclassed:
+        read[index] = replace(read[index], entity_type=plain_text(read[index].entity_type))
+    return read
 
 
 def _well_formed(span: Span) -> bool:

@@ -14,10 +14,10 @@ from conftest import trials
 from test_rules import TYPES
 
 import nerscore as ns
-from nerscore import compute_semeval
+from nerscore import compute_semeval, errors
 from nerscore.forms import component_arrays, span_arrays
 from nerscore.options import Options
-from nerscore.pairing import dense, large_components, overlaps, value_arrays
+from nerscore.pairing import dense, large_components, value_arrays
 from nerscore.pairing import rules as pairing
 from nerscore.pairing.value import WeightTable
 
@@ -113,7 +113,7 @@ def dense_staircase(n: int) -> tuple[list[list], list[list]]:
 @pytest.mark.parametrize("value", [False, True], ids=["pairing", "value"])
 def test_pairs_beyond_the_free_memory_are_refused_before_they_are_listed(monkeypatch, value) -> None:
     # Issue 31, item 7: a located ValueError, never numpy's MemoryError, where the pairs would not fit.
-    monkeypatch.setattr(overlaps, "free_memory", lambda: 50_000_000)
+    monkeypatch.setattr(errors, "free_memory", lambda: 50_000_000)
     monkeypatch.setattr(dense, "_LEAST_CELLS", 10**18)  # the pairs listed (a matrix: tests/test_dense.py)
     listed = []
     monkeypatch.setattr(large_components, "component_labels", lambda *a: listed.append(1))
@@ -125,7 +125,7 @@ def test_pairs_beyond_the_free_memory_are_refused_before_they_are_listed(monkeyp
     assert not listed
     # With room (or a machine that does not say), the same input scores.
     monkeypatch.undo()
-    monkeypatch.setattr(overlaps, "free_memory", lambda: None)
+    monkeypatch.setattr(errors, "free_memory", lambda: None)
     predictions, references = dense_staircase(300)
     assert compute_semeval(predictions=predictions, references=references)["strict_f1"] > 0
 
@@ -140,7 +140,7 @@ def test_the_python_path_refuses_as_well_and_counts_pairs_without_listing_them(m
             pairing.Span(s, s + rng.randint(1, 6), "B") for s in (rng.randint(0, 12) for _ in range(rng.randint(0, 9)))
         ]
         assert pairing.overlap_count(spans, others) == len(pairing.overlap_edges(spans, others, None))
-    monkeypatch.setattr(overlaps, "free_memory", lambda: 1_000_000)
+    monkeypatch.setattr(errors, "free_memory", lambda: 1_000_000)
     monkeypatch.setattr(dense, "_LEAST_CELLS", 10**18)  # the pairs listed (a dense sentence: tests/test_dense.py)
     references = [pairing.Span(i, i + 400, "A") for i in range(400)]
     predictions = [pairing.Span(i + 1, i + 402, "A") for i in range(400)]
@@ -274,7 +274,7 @@ def test_copies_unfolded_past_the_free_memory_are_a_located_error_never_a_memory
     references = [[], [(s, 2 * n - s, "AB"[s % 2]) for s in range(n) for _ in range(3)]]
     predictions = [[], [(s, 2 * n - s - 1, "AB"[s % 3 % 2]) for s in range(n) for _ in range(2)]]
     refused = r"^sentence 1: its 1,020 references and 680 predictions overlap in 693,600 pairs"
-    with mock.patch.object(overlaps, "free_memory", return_value=10**8):
+    with mock.patch.object(errors, "free_memory", return_value=10**8):
         with pytest.raises(ValueError, match=refused):
             compute_semeval(predictions=predictions, references=references)
         # The value pairing's arrays leave such a sentence to `value_pair`, one sentence at a time, which places its
@@ -285,9 +285,9 @@ def test_copies_unfolded_past_the_free_memory_are_a_located_error_never_a_memory
             for side in (references, predictions)
         ]
         assert value_arrays.value_nested(*sides, ["A", "B"], table, None) is None
-    with mock.patch.object(overlaps, "free_memory", return_value=2 * 10**8), pytest.raises(ValueError, match=refused):
+    with mock.patch.object(errors, "free_memory", return_value=2 * 10**8), pytest.raises(ValueError, match=refused):
         ns.tally_semeval(predictions, references)  # the readable path: its listed pairs fit, not its copies
-    with mock.patch.object(overlaps, "free_memory", return_value=10**9):
+    with mock.patch.object(errors, "free_memory", return_value=10**9):
         scores = compute_semeval(predictions=predictions, references=references)
         assert (scores["strict_possible"], scores["strict_actual"], scores["strict_missed"]) == (3 * n, 2 * n, n)
 

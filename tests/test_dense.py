@@ -21,9 +21,9 @@ from test_value import WEIGHTS as VALUE_WEIGHTS
 from test_value import as_dict, best_value_pairing
 
 import nerscore as ns
-from nerscore import Span, compute_semeval, pair
+from nerscore import Span, compute_semeval, errors, pair
 from nerscore.forms import component_arrays, span_arrays
-from nerscore.pairing import dense, dense_matrix, overlaps, recent, value_arrays
+from nerscore.pairing import dense, dense_matrix, recent, value_arrays
 from nerscore.pairing import rules as pairing
 from nerscore.pairing import value as value_module
 
@@ -195,7 +195,7 @@ def test_a_matrix_beyond_the_free_memory_is_refused_before_it_is_made(
     monkeypatch, return_entities, value, match
 ) -> None:
     # Where the candidates do not settle, the whole matrix is the way left (the value's pairing's too).
-    monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
+    monkeypatch.setattr(errors, "free_memory", lambda: 10_000_000)
     monkeypatch.setattr(dense, "_ROUNDS", 0)
     made = []
     monkeypatch.setattr(dense_matrix, "dense_assignment", lambda *a: made.append(1))
@@ -245,7 +245,7 @@ def test_a_sentence_whose_entities_all_pair_by_rule_1_leaves_nothing_here() -> N
 def test_tight_cells_beyond_the_free_memory_are_refused_before_they_are_listed(monkeypatch) -> None:
     # Where weights tie everywhere (every reference holds every prediction whole), every pair is tight, and rule
     # (d)'s search holds them all: counted first, refused where they would not fit.
-    monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
+    monkeypatch.setattr(errors, "free_memory", lambda: 10_000_000)
     monkeypatch.setattr(dense, "tight_smallest_best", mock.Mock(side_effect=AssertionError("not to be searched")))
     n = 800  # most of its 640,000 cells tight
     references = [[(n - i, 2 * n + i, "AB"[i % 2]) for i in range(n)]]

@@ -512,11 +512,11 @@ def test_copies_of_fragments_unfolded_past_the_free_memory_are_refused_at_their_
     # As test_component_arrays' contiguous copies: a large component's copies unfolded for scipy's solver
     # (`fragment_large.large_amounts`) past the free memory are refused naming the sentence; the fragments' route
     # raised the same words without it. 340 references in 3 copies and predictions in 2, every pair sharing unit 0.
-    from nerscore.pairing import overlaps
+    from nerscore import errors
 
     n = 340
     references = [[], [{"fragments": [[0, 1], [s + 3, 2 * n - s + 3]], "type": "AB"[s % 2]} for s in range(n)] * 3]
     predictions = [[], [{"fragments": [[0, 1], [s + 3, 2 * n - s + 2]], "type": "AB"[s % 3 % 2]} for s in range(n)] * 2]
     refused = r"^sentence 1: its 1,020 references and 680 predictions overlap in 693,600 pairs"
-    with mock.patch.object(overlaps, "free_memory", return_value=10**8), pytest.raises(ValueError, match=refused):
+    with mock.patch.object(errors, "free_memory", return_value=10**8), pytest.raises(ValueError, match=refused):
         ns.compute_semeval(predictions=predictions, references=references)

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import nested_spans, spans
 
-from nerscore import OUTCOMES, Options, Span, compare_semeval, compute_semeval, pair, pair_greedy, scenario_of
-from nerscore.pairing import greedy, overlaps
+from nerscore import OUTCOMES, Options, Span, compare_semeval, compute_semeval, errors, pair, pair_greedy, scenario_of
+from nerscore.pairing import greedy
 
 
 def S(start: int, end: int, entity_type: str) -> Span:
@@ -458,8 +458,8 @@ def test_a_respelled_prediction_takes_the_first_reference_of_its_boundaries_and_
 
 def test_references_past_the_free_memory_are_refused_before_they_are_filed(monkeypatch) -> None:
     # Nested references out of order take a tree of about (fragments x log) entries: past the memory left, a
-    # located ValueError before it is built, never a MemoryError (overlaps.refuse_past_free_memory's).
-    monkeypatch.setattr(overlaps, "free_memory", lambda: 1_000)
+    # located ValueError before it is built, never a MemoryError (errors.refuse_past_free_memory's).
+    monkeypatch.setattr(errors, "free_memory", lambda: 1_000)
     monkeypatch.setattr(greedy, "FLOOR", 0)
     references = [(i, 100 - i, "A") for i in range(40)]
     with pytest.raises(ValueError, match=r"sentence 1: its 40 references \(40 fragments\) need about .* to pair"):

@@ -309,7 +309,7 @@ def test_a_grounding_whose_weights_would_not_fit_is_refused_before_the_flow(monk
     # reference over 2,500 occurrences took 122 MB, 20 types 10 GB (redspace). Refused, located, before the flow.
     from nerscore import compute_semeval
 
-    monkeypatch.setattr("nerscore.pairing.overlaps.free_memory", lambda: 10**8)
+    monkeypatch.setattr("nerscore.errors.free_memory", lambda: 10**8)
     monkeypatch.setattr(joint_grounding, "max_weight_flow", None)  # never reached
     # each type twice: types predicted once, of no reference's type, rank occurrences, not rows (test_typesflow)
     predictions = [[], [[f"T{i}", "a"] for i in range(4)] * 2]
@@ -319,8 +319,6 @@ def test_a_grounding_whose_weights_would_not_fit_is_refused_before_the_flow(monk
     )
     with pytest.raises(ValueError, match=refused):
         compute_semeval(predictions=predictions, references=[[], [[0, 4999, "X"]]], texts=["", "a " * 2500])
-    monkeypatch.setattr(
-        "nerscore.pairing.overlaps.free_memory", lambda: None
-    )  # where none can be read, nothing is refused
+    monkeypatch.setattr("nerscore.errors.free_memory", lambda: None)  # where none can be read, nothing is refused
     with pytest.raises(TypeError):  # the flow is reached (and is None here)
         compute_semeval(predictions=predictions, references=[[], [[0, 4999, "X"]]], texts=["", "a " * 2500])

@@ -10,6 +10,7 @@ import re
 import numpy as np
 import pytest
 
+from nerscore import errors
 from nerscore.errors import InvalidInputError
 from nerscore.pairing import overlaps
 from nerscore.span import Span
@@ -53,11 +54,11 @@ def test_a_share_is_the_float_quotient_as_nervaluate_computes_it() -> None:
 
 
 def test_pairs_that_would_not_fit_are_refused_before_they_are_listed(monkeypatch) -> None:
-    monkeypatch.setattr(overlaps, "free_memory", lambda: 10**9)
+    monkeypatch.setattr(errors, "free_memory", lambda: 10**9)
     overlaps.check_pairs_fit(10**6, 1_000, 1_000, 160)  # 160 MB of 1 GB
     with pytest.raises(InvalidInputError, match=r"1,000 references and 2,000 predictions overlap in 10,000,000 pairs"):
         overlaps.check_pairs_fit(10**7, 1_000, 2_000, 160)  # 1.6 GB
-    monkeypatch.setattr(overlaps, "free_memory", lambda: None)  # a machine that does not say
+    monkeypatch.setattr(errors, "free_memory", lambda: None)  # a machine that does not say
     overlaps.check_pairs_fit(10**12, 10**6, 10**6, 160)
 
 
@@ -79,8 +80,8 @@ def test_the_one_refusal_past_the_free_memory(monkeypatch, needed, free, floor, 
     # `refuse_past_free_memory` is every refusal's (the overlaps', the string grounding's, the resamples'): its
     # message, unit, floor and comparison; the system is not asked below the floor.
     asked = []
-    monkeypatch.setattr(overlaps, "free_memory", lambda: asked.append(1) or free)
-    call = lambda: overlaps.refuse_past_free_memory(needed, "it needs", "less", " to pair", floor, unit)  # noqa: E731
+    monkeypatch.setattr(errors, "free_memory", lambda: asked.append(1) or free)
+    call = lambda: errors.refuse_past_free_memory(needed, "it needs", "less", " to pair", floor, unit)  # noqa: E731
     if refused is None:
         call()
         assert asked == ([] if needed < floor else [1])

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import nerscore as ns
-from nerscore.pairing import overlaps
+from nerscore import errors
 from nerscore.statistics import resampling
 from nerscore.statistics.unit_counts import SentenceCounts
 
@@ -35,10 +35,10 @@ RUNS_PAST_THE_FREE_MEMORY = [
 
 @pytest.mark.parametrize("call", RUNS_PAST_THE_FREE_MEMORY)
 def test_runs_resamples_past_the_free_memory_are_refused_before_they_are_drawn(call: Any, monkeypatch) -> None:
-    monkeypatch.setattr(overlaps, "free_memory", lambda: 100_000)
+    monkeypatch.setattr(errors, "free_memory", lambda: 100_000)
     with pytest.raises(ValueError, match=r"^bootstrap \(or n_resamples\): 20,000 resamples .* fewer runs$"):
         call()
-    monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)  # (a guard: what fits is drawn)
+    monkeypatch.setattr(errors, "free_memory", lambda: 10_000_000)  # (a guard: what fits is drawn)
     call()
 
 

@@ -398,7 +398,7 @@ def test_draws_beyond_the_free_memory_are_refused_before_they_are_made(monkeypat
     # What grows with resamples x units is the draws (`DrawnSamples`): 5,000 resamples of 300 distinct sentences
     # (a group each) take 3 MB in two bytes a count, refused where 1 MB is free, whatever a part holds.
     monkeypatch.setattr(resampling, "_PART_BYTES", 1)
-    monkeypatch.setattr("nerscore.pairing.overlaps.free_memory", lambda: 1_000_000)
+    monkeypatch.setattr("nerscore.errors.free_memory", lambda: 1_000_000)
     references = [[(0, 1, "PER")]] * 300
     with pytest.raises(ns.InvalidInputError, match=r"5,000 resamples of .* over 300 distinct units need about 3 MB"):
         ns.compare_semeval(
@@ -450,15 +450,13 @@ def test_bins_beyond_the_free_memory_are_refused_before_they_are_made(
     # 10**6 resamples of slices of 1,000 edges: 12,000 statistics' bins are 3 GB, allocated unchecked. Here few
     # resamples are held (a small block) and the machine says it has 1 MB free: the bins of 20 edges take 20 MB.
     monkeypatch.setattr(resampling, "_RESAMPLE_BLOCK_CELLS", 1 << 10)
-    monkeypatch.setattr("nerscore.pairing.overlaps.free_memory", lambda: 1_000_000)
+    monkeypatch.setattr("nerscore.errors.free_memory", lambda: 1_000_000)
     with pytest.raises(
         ns.InvalidInputError,
         match=r"bootstrap .*statistics .*GB to find their quantiles.*expected at most 85 resamples",
     ):
         call(resamples)
-    monkeypatch.setattr(
-        "nerscore.pairing.overlaps.free_memory", lambda: None
-    )  # a machine that does not say: counted as before
+    monkeypatch.setattr("nerscore.errors.free_memory", lambda: None)  # a machine that does not say: counted as before
     assert call(resamples)
 
 

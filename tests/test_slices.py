@@ -625,9 +625,9 @@ def test_bootstrap_with_thousands_of_groups_holds_no_sentences_by_groups_array()
 
 
 def test_bootstrap_past_the_free_memory_is_refused_before_its_resamples(monkeypatch: pytest.MonkeyPatch) -> None:
-    from nerscore.pairing import overlaps
+    from nerscore import errors
 
-    monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
+    monkeypatch.setattr(errors, "free_memory", lambda: 10_000_000)
     references = [["B-PER"]] * 300
     with pytest.raises(ValueError, match="bootstrap \\(or n_resamples\\): 1,000 resamples of 3,612 statistics"):
         compute_semeval(

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerscore import compute_semeval
+from nerscore import compute_semeval, errors
 from nerscore.options import Options
-from nerscore.pairing import large_components, overlaps, rules, staircase, value_arrays
+from nerscore.pairing import large_components, rules, staircase, value_arrays
 from nerscore.pairing import value as value_module
 from nerscore.pairing.rules import SCENARIOS, scenario_of
 from nerscore.pairing.value import WeightTable, value_pair
@@ -165,7 +165,7 @@ def test_the_reducer_pairs_nested_sentences_on_arrays_and_falls_back_where_they_
     with mock.patch.object(reducers, "value_pair", side_effect=AssertionError("a nested sentence one at a time")):
         assert compute_semeval(predictions=predictions, references=references, value=True) == expected
     # Where the nested sentences' pairs together would not fit, one sentence at a time, as before.
-    monkeypatch.setattr(overlaps, "free_memory", lambda: 0)
+    monkeypatch.setattr(errors, "free_memory", lambda: 0)
     monkeypatch.setattr(value_arrays, "ARRAY_PAIR_BYTES", 1 << 26)
     table, _ = table_of(True)
     sentences = [([Span(i, 9, "A") for i in range(5)], [Span(i, 8, "B") for i in range(5)])]

@@ -286,7 +286,7 @@ def count_systems(
     that each holds the first file's tokens and reference tags, and count them a chunk at a time (with
     `by_document`, in the documents of the first file). Each unit's row: every system's (or run's) vector side by
     side (`PerSentence.side_by_side`)."""
-    counts = [Accumulator(options) for _ in sources]
+    counts = [Accumulator(options.evolve(bootstrap=0)) for _ in sources]  # (totals: the units are kept apart)
     units: CountRuns | SentenceRuns | None = None
     documents: list[int] = []
     files = [

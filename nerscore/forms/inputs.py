@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..decoding import kept_types
-from ..errors import InvalidInputError, shown
+from ..errors import InvalidInputError, plain_text, refuse_tensor_without_values, shown
 from ..option_checks import check_labels, is_collection, is_id
 from ..schemes import ONE_STRING, tags_in_one
 from ..span import LOGITS_HINT, Span, all_tags, fragment_span, looks_like_entity, looks_like_scores, nested_tags
@@ -205,8 +205,7 @@ def _forms(predictions: Batch, references: Batch) -> tuple[str | None, str | Non
 
 def holds_ids(predictions: list[list], references: list[list]) -> bool | None:
     """Whether a batch of tags holds integer ids (True) or string tags (False); None when it holds no value."""
-    form = batch_form(predictions, references)
-    return None if form is None else form == IDS
+    return None if (form := batch_form(predictions, references)) is None else form == IDS
 
 
 def as_list(values: Any, side: str) -> Batch:
@@ -219,9 +218,10 @@ def as_list(values: Any, side: str) -> Batch:
             "sentence or document, [doc] for one",
             side,
         )
+    refuse_tensor_without_values(values, side)  # (meta, nested: NotImplementedError, RuntimeError below)
     logits: Any = getattr(values, "predictions", values[0] if isinstance(values, tuple) and values else None)
     kind = getattr(getattr(logits, "dtype", None), "kind", "f")  # (torch's dtypes have no kind: all numbers)
-    if getattr(logits, "ndim", 0) > 1 and kind in "biuf":  # (a sentence is no 2-D array of numbers)
+    if getattr(logits, "ndim", 0) > 1 and kind in "biuf" and not getattr(logits, "is_nested", False):  # (no 2-D row)
         raise InvalidInputError(  # Trainer's (logits, labels): read as two sentences, a length mismatch misled
             f"found {type(values).__name__} (predictions of shape {tuple(logits.shape)}, and labels), from Trainer; "
             "expected predictions=eval_pred.predictions.argmax(-1), references=eval_pred.label_ids",
@@ -262,6 +262,7 @@ def as_list(values: Any, side: str) -> Batch:
         if is_doc(row):  # a spaCy Doc: its entities
             row = doc_entities(row, side, index)
         if hasattr(row, "tolist") and not isinstance(row, (list, tuple)):
+            refuse_tensor_without_values(row, side, index)
             row = row.tolist()
         if isinstance(row, (Mapping, Span)):
             refuse_entity_row(row, side, index)
@@ -297,12 +298,6 @@ def _type_key(entity: Mapping, spans: bool = False) -> str:
             f"found {shown(entity)}, which has no type; expected the type under 'type', 'label' or 'entity_group'{hint}"
         )
     return key
-
-
-def plain_text(text: str) -> str:
-    """A string as a plain `str`: a subclass's own hash or equality (one that raises, say) never reaches the sets
-    and dicts types and texts are counted in, as tokens are read (tests/test_redteam13.py)."""
-    return text if type(text) is str else str.__str__(text)
 
 
 def _checked_type(entity_type: Any, where: str = "") -> str:

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from ..errors import FLOOR, refuse_past_free_memory
 from ..pairing.assignment import max_weight_flow, union_find
-from ..pairing.overlaps import FLOOR, refuse_past_free_memory
 from ..pairing.rules import overlap_edges, rank_shares
 from ..span import Span
 

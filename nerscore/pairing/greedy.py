@@ -22,9 +22,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 from itertools import pairwise
 
-from ..errors import InvalidInputError, shown
+from ..errors import FLOOR, InvalidInputError, refuse_past_free_memory, shown
 from ..span import Span, check_spans
-from .overlaps import FLOOR, refuse_past_free_memory
 
 
 def pair_greedy(
@@ -46,8 +45,7 @@ def pair_greedy(
     the reference's) takes no reference as identical, a reference with its boundaries only if of another type
     (IV), and one of its own type only as an overlap no earlier prediction took (the caller then counts that row
     as V, not I)."""
-    check_spans("references", references)
-    check_spans("predictions", predictions)
+    references, predictions = check_spans("references", references), check_spans("predictions", predictions)
     for name, given in (("alternatives", alternatives), ("identical", identical)):
         if given is not None and (
             not isinstance(given, Sequence)

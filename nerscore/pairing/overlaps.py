@@ -6,7 +6,8 @@ disjoint or not (`spans_disjoint`), an overlap counts under `min_overlap` (`over
 entities sort in rule (d)'s order (`span_key`), and the overlapping pairs are found by one sweep over the starts
 (`overlap_edges`, over the fragments of discontinuous entities too, §12; on arrays, `kept_pairs`). A
 sentence whose pairs would not fit in the memory left is refused before they are listed (`overlap_count`,
-`check_pairs_fit`): a located ValueError, never a MemoryError (`refuse_past_free_memory`, every such refusal's).
+`check_pairs_fit`): a located ValueError, never a MemoryError (`errors.refuse_past_free_memory`, every such
+refusal's).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidInputError
+from ..errors import FLOOR, refuse_past_free_memory
 from ..span import Span
 from .staircase import overlap_total, overlapping_pairs
 
@@ -94,64 +95,6 @@ def any_fragmented(*sides: Sequence[Span]) -> bool:
 # of digits and Fractions). `check_pairs_fit` refuses a sentence whose pairs would not fit.
 ARRAY_PAIR_BYTES = 96
 PYTHON_PAIR_BYTES = 600
-
-
-def free_memory() -> int | None:
-    """The bytes this process may still allocate: the least of the system's available memory, what is left of its
-    address-space limit and what is left of its cgroup's limit; None where none can be read (then nothing is
-    refused)."""
-    found: list[int] = []
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    found.append(int(line.split()[1]) * 1024)
-                    break
-    except (OSError, ValueError):
-        pass
-    try:  # an address-space limit (ulimit -v), less what the process has mapped already
-        import resource
-
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-        if soft != resource.RLIM_INFINITY:
-            with open("/proc/self/statm", encoding="ascii") as statm:
-                mapped = int(statm.read().split()[0]) * resource.getpagesize()
-            found.append(max(0, soft - mapped))
-    except (ImportError, OSError, ValueError):
-        pass
-    try:
-        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as limit_file:
-            limit = limit_file.read().strip()
-        with open("/sys/fs/cgroup/memory.current", encoding="ascii") as current_file:
-            current = int(current_file.read().strip())
-        if limit != "max":
-            found.append(max(0, int(limit) - current))
-    except (OSError, ValueError):
-        pass
-    return min(found) if found else None
-
-
-def refuse_past_free_memory(
-    needed: int, needs: str, expected: str, purpose: str = "", floor: int = 0, unit: str = "GB"
-) -> None:
-    """An `InvalidInputError` (a ValueError, never a MemoryError), before anything is allocated, where `needed`
-    bytes are more than this process has free (`free_memory`): "`needs` about 1.6 GB`purpose`, more than the 1.0 GB
-    free for this process; expected `expected`" (`unit` "MB": whole megabytes). Below `floor` bytes the system is not
-    asked (`FLOOR`, where a look would cost more than it saves). The one refusal of the pairing's overlaps, the
-    string grounding's flow and the resamples; the caller adds the place (sentence, side)."""
-    if needed < floor:
-        return
-    free = free_memory()
-    if free is not None and needed > free:
-        scale, digits = (1e6, ",.0f") if unit == "MB" else (1e9, ".1f")
-        raise InvalidInputError(
-            f"{needs} about {needed / scale:{digits}} {unit}{purpose}, more than the {free / scale:{digits}} {unit} "
-            f"free for this process; expected {expected}"
-        )
-
-
-# Bytes below which `refuse_past_free_memory` is not worth a look at the system (64 MB).
-FLOOR = 1 << 26
 
 
 def check_pairs_fit(

@@ -77,8 +77,7 @@ def pair(
     smallest sorted list of pairs. Unlike nervaluate's greedy first-come matching, this is exact. With
     `min_overlap`, a prediction overlaps a reference only if it covers at least that share of its length. The
     module's docstring says how (`_pair_disjoint`, `_pair_nested`)."""
-    check_spans("references", references)
-    check_spans("predictions", predictions)
+    references, predictions = check_spans("references", references), check_spans("predictions", predictions)
     min_overlap = check_min_overlap("min_overlap", min_overlap)
     if spans_disjoint(references) and spans_disjoint(predictions):
         rows = _pair_disjoint(references, predictions, min_overlap)

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import refuse_past_free_memory
 from ..options import Options
-from ..pairing.overlaps import refuse_past_free_memory
 from ..pairing.rules import SCENARIOS
 from .sample_statistics import (
     SliceStatistics,

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InvalidInputError, shown
 from ..grouping import joined_runs, merged_runs
 from ..options import Options
 from ..pairing.rules import SCENARIOS
@@ -50,7 +51,8 @@ class SentenceCounts:
         """From one row of counts per sentence, and with `weighted` (docs/scoring.md §10: each sentence's overlap
         credit and value sums, `result_scores.weighted_width` floats) those after them, the vectors then of floats;
         `names`, the slices' buckets of the last columns."""
-        rows = by_sentence if is_sparse(by_sentence) else np.asarray(by_sentence, dtype=np.int64)
+        rows = by_sentence if is_sparse(by_sentence) else _count_rows("by_sentence", by_sentence, np.int64)
+        weighted = None if weighted is None else _count_rows("weighted", weighted, np.float64, rows.shape[0])
         if weighted is not None and weighted.shape[1]:
             rows = stacked((rows.astype(np.float64), weighted.astype(np.float64)), axis=1)
         return cls(*_distinct_rows(rows, np.ones(rows.shape[0], dtype=np.int64)), names)
@@ -124,6 +126,19 @@ def _merged_size(run: SentenceCounts) -> int:
     """What merging a run costs: its rows, and its groups laid out (sentences of no entity in groups of their own
     are one row of many groups)."""
     return run.vectors.shape[0] + len((run.names or {}).get("group", ()))
+
+
+def _count_rows(name: str, given: Any, dtype: type, sentences: int | None = None) -> np.ndarray:
+    """`SentenceCounts.of`'s `given` as a 2-D array of `dtype`, a row per sentence (`sentences` of them where known),
+    else an `InvalidInputError` in words (IndexError of an integer, TypeError of None)."""
+    try:
+        rows = given if is_sparse(given) else np.asarray(given, dtype=dtype)
+    except (TypeError, ValueError, OverflowError):
+        rows = None
+    if rows is None or rows.ndim != 2 or sentences not in (None, rows.shape[0]):
+        expected = "a row per sentence" if sentences is None else f"{sentences} rows, one per sentence"
+        raise InvalidInputError(f"{name} is {shown(given)}; expected a 2-D array of counts, {expected}")
+    return rows
 
 
 def is_sparse(vectors: Vectors) -> bool:

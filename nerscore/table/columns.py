@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from functools import cache, cached_property
 from itertools import chain
-from numbers import Number
 from typing import Any
 
 import numpy as np
@@ -80,9 +79,18 @@ def _nan_held(value: Any) -> Any:
             if id(item) not in walked:
                 walked.add(id(item))
                 left.extend(item)
-        elif isinstance(item, Number) and item != item:
+        elif not isinstance(item, (str, bytes, int)) and _unequal_to_itself(item):
             return item
     return None
+
+
+def _unequal_to_itself(item: Any) -> bool:
+    """Whether `item` is no id that equals itself: NaN, pandas' NaT, and pd.NA (whose `==` is NA, and its truth a
+    TypeError), each a missing value that was a unit of its own where NaN is refused."""
+    try:
+        return not bool(item == item)
+    except (TypeError, ValueError):  # (pd.NA's truth; an array's, which no hashable id is)
+        return True
 
 
 def _same(value: Any) -> Any:
