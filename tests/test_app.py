@@ -879,6 +879,7 @@ def test_pictures_of_a_1mb_input_with_100000_types_are_capped():
         assert len(png(figure)) < 300_000
 
 
+@pytest.mark.slow  # (the full suite: the quick profile stays under 3 minutes)
 def test_figures_are_drawn_without_pyplot_and_kept_nowhere():
     import matplotlib
 

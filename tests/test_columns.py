@@ -285,6 +285,7 @@ def _nested(depth: int) -> tuple:
     return value
 
 
+@pytest.mark.slow  # (the full suite: the quick profile stays under 3 minutes)
 @pytest.mark.parametrize("column", ["groups", "documents"])
 def test_an_id_nested_deeper_than_any_id_is_refused_before_it_is_hashed(column: str) -> None:
     # CPython hashes nested tuples on the C stack: 1,000,000 deep crashed the process (a segmentation fault).

@@ -226,6 +226,7 @@ def test_a_staircase_pairs_by_the_non_crossing_programme_as_the_pure_python_solv
     assert chains.called
 
 
+@pytest.mark.slow  # (the full suite: the quick profile stays under 3 minutes)
 @SETTINGS
 @given(
     references=strategies.nested_spans(types=("A",), max_size=6),

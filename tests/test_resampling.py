@@ -109,7 +109,12 @@ E2FB4C1_COMPARISON = {
 
 
 @pytest.mark.parametrize(
-    "block_cells", [resampling._RESAMPLE_BLOCK_CELLS, 1 << 12, 1 << 24], ids=["default", "small", "all-held"]
+    "block_cells",
+    [
+        pytest.param(resampling._RESAMPLE_BLOCK_CELLS, id="default"),
+        pytest.param(1 << 12, id="small", marks=pytest.mark.slow),  # (the full suite's: 2.5 s)
+        pytest.param(1 << 24, id="all-held"),
+    ],
 )
 def test_the_numbers_are_those_of_the_code_that_held_every_resample(
     block_cells: int, monkeypatch: pytest.MonkeyPatch

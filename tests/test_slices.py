@@ -608,6 +608,7 @@ def test_groups_around_a_byte_each_score_their_own_sentence(number: int) -> None
         assert buckets[group]["strict_incorrect"] == (0 if index % 3 else 1), group
 
 
+@pytest.mark.slow  # (the full suite: the quick profile stays under 3 minutes)
 def test_bootstrap_with_thousands_of_groups_holds_no_sentences_by_groups_array() -> None:
     import tracemalloc
 

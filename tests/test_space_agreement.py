@@ -177,6 +177,7 @@ def test_the_pairwise_figure_draws_every_scheme_with_its_f1():
     assert agreement.pair_matrix(result, "exact")[0] == [None, 0.8, pytest.approx(2 / 3)]
 
 
+@pytest.mark.slow  # (the full suite: the quick profile stays under 3 minutes)
 def test_the_figure_is_capped_in_names_and_size(monkeypatch):
     names = [f"annotator.with.a.very.long.address{number}@example.org" for number in range(8)]
     text = "".join(

@@ -198,6 +198,7 @@ def test_the_module_never_imports_evaluate() -> None:
 # Both rest on §1b's folding: character by character, white space exactly from white space (every code point), and
 # so every occurrence in a text is one in its normalised copy (random texts of characters that fold to several, to
 # a space and a mark, to white space, or case-fold across lengths).
+@pytest.mark.slow  # (the full suite: the quick profile stays under 3 minutes)
 def test_a_character_folds_to_white_space_alone_exactly_when_it_is_white_space() -> None:
     differ = [
         hex(point)

@@ -30,6 +30,7 @@ def test_10000_references_and_predictions_of_one_string_are_linear(normalize: bo
     assert result["strict_correct"] == n
 
 
+@pytest.mark.slow  # (the full suite: the quick profile stays under 3 minutes)
 def test_a_few_predictions_among_10000_occurrences_inside_references() -> None:
     n = 10_000
     text = "New York " * n
