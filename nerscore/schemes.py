@@ -202,10 +202,18 @@ def sentence_in_one(tag: str, scheme: Scheme, suffix: bool) -> int:
     if not (several := tags_in_one(tag, scheme)):
         return 0
     pieces = tag.split()
-    types = [piece.rpartition("-")[0] if suffix else piece.partition("-")[2] for piece in pieces]
-    prefix = tag.rpartition("-")[2] if suffix else tag.partition("-")[0]
+    types = [split_tag(piece, suffix)[2] for piece in pieces]
+    prefix = split_tag(tag, suffix)[0]
     whole = prefix in scheme.roles or prefix in _ALL_PREFIXES
     return several if OUTSIDE in pieces or len(set(types)) < len(types) or not whole else 0
+
+
+def _whole(value: numbers.Real) -> bool:
+    """Whether a real number is whole, never raising (a Fraction past a float's range raised OverflowError)."""
+    try:
+        return float(value).is_integer()
+    except (OverflowError, ValueError, TypeError):
+        return False
 
 
 def _likely_fix(tag: str) -> str:
@@ -331,7 +339,7 @@ def not_a_tag(value: Any) -> str:
         return f"{found}, a list of numbers (a token's scores per label?); expected a string tag ({LOGITS_HINT})"
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):  # a tokenizer's -100 left among tags
         return f"{found}, an integer id among string tags; {ID_AMONG_TAGS}"
-    if isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value).is_integer():  # float ids
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and _whole(value):  # float ids
         return f"{found}; expected a string tag, or integer ids with label_list (cast float ids with .astype(int))"
     return f"{found}; expected a string tag"
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -411,6 +412,11 @@ NEARLY_IDS = [
         r"^predictions, sentence 0, token 0: found 1\.0 \(float\); expected a string tag, or integer ids with "
         r"label_list \(cast float ids with \.astype\(int\)\)",
         id="float-both-sides",
+    ),
+    pytest.param(  # (float() of it raised OverflowError while the message was written)
+        {"predictions": [[Fraction(10**400)]], "references": [["O"]]},
+        r"^predictions, sentence 0, token 0: found Fraction\(1000.*; expected a string tag",
+        id="a-fraction-past-a-floats-range",
     ),
     pytest.param(
         {"predictions": [[1, 0]], "references": [[1, -1]], "label_list": ["O", "B-PER"]},
