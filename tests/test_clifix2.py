@@ -24,6 +24,15 @@ def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return captured.err
 
 
+def _refused_beside_a_file(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> str:
+    """`_refused` of `argv` with standard input holding a CoNLL file and "{a}" naming a file that holds it too."""
+    (tmp_path / "a.conll").write_text(_CONLL, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(_CONLL))
+    return _refused([str(tmp_path / "a.conll") if argument == "{a}" else argument for argument in argv], capsys)
+
+
 # `ner-semeval agreement -` said "error: [Errno 2] No such file or directory: '-'", where the scoring command reads
 # standard input. The agreement command tells its files' layout and names its annotators by their paths (a
 # folder, .json, .jsonl; an annotator is its file's name), which standard input has none of: refused in words,
@@ -39,9 +48,7 @@ AGREEMENT_DASHES = [
 def test_agreement_refuses_standard_input_in_words(
     paths: list[str], says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    (tmp_path / "a.conll").write_text(_CONLL, encoding="utf-8")
-    monkeypatch.setattr(sys, "stdin", io.StringIO(_CONLL))
-    err = _refused(["agreement", *(str(tmp_path / "a.conll") if p == "{a}" else p for p in paths)], capsys)
+    err = _refused_beside_a_file(["agreement", *paths], tmp_path, monkeypatch, capsys)
     assert says in err and "which agreement does not read" in err and "No such file" not in err, err
 
 
@@ -126,9 +133,7 @@ STANDARD_INPUT_TWICE = [
 def test_standard_input_named_twice_is_refused(
     argv: list[str], says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    (tmp_path / "a.conll").write_text(_CONLL, encoding="utf-8")
-    monkeypatch.setattr(sys, "stdin", io.StringIO(_CONLL))
-    err = _refused([str(tmp_path / "a.conll") if a == "{a}" else a for a in argv], capsys)
+    err = _refused_beside_a_file(argv, tmp_path, monkeypatch, capsys)
     assert f"{says} each read standard input, one stream, read once" in err, err
 
 
