@@ -146,16 +146,16 @@ def never_refused():
 
 
 def test_the_pass_grounds_as_the_rows_of_every_occurrence_and_type() -> None:
-    # A seeded walk of 2,000 cases, two in five or so decided by the pass (the rest are not its shape).
+    # A seeded walk of 1,200 cases, 441 decided by the pass (the rest are not its shape).
     rng = random.Random(17)
     decided = 0
     with never_refused():
-        for _ in range(2000):
+        for _ in range(1200):
             document = apart_case(rng)
             found, solved = grounding(*document, on=True, name="_foreign_apart")
             assert found == grounding(*document, on=False, name="_foreign_apart")[0], document
             decided += solved
-    assert decided >= 600
+    assert decided >= 400
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
