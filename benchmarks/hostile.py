@@ -270,8 +270,12 @@ def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -
         # n = 100 27.6 s, n = 500 refused as past free memory); since, one row per occurrence: quadratic (n^2 rows
         # found before the flow), n = 100 0.4 s, n = 500 8 s.
         ("red team: n types of one prediction each", own_types, (50, 100, 200, 400)),
+        # At 439a403 §1b's (type, occurrence) rows, n^2 of n^2 bits: about n^4 (n = 12 0.002 s, 25 0.03 s, 50
+        # 0.33 s); since, one pass over the occurrences, no flow (`_foreign_apart`): quadratic, the n^2 / 2 rows
+        # listed before it, the pass a sixth of the time (n = 50 0.012-0.017 s, 400 1.2-1.5 s, 800 4.2 s, under a
+        # load of 5: 3.6-5.1x for 2x n, as noisy as the quadratic rows above it).
+        ("n/2 types of two predictions each", lambda n: own_types(n, each=2), (50, 100, 200, 400)),
         # Still §1b's (type, occurrence) rows, n^2 of n^2 bits: about n^4 (issue 31; tests/test_typesflow.py).
-        ("n/2 types of two predictions each", lambda n: own_types(n, each=2), (12, 25, 50)),
         ("n types, half of them the references'", lambda n: own_types(n, shared=True), (12, 25, 50)),
     ]
     for name, build, case_sizes in cases:

@@ -64,6 +64,8 @@ def ground_jointly(
             continue  # no text and type of it has a choice: each takes all of its candidates
         left_out = _foreign_singletons(component, rows, references, wanted, spare, count)
         if left_out is None:
+            left_out = _foreign_apart(component, rows, references, wanted)
+        if left_out is None:
             left_out = _best_grounding(component, rows, references, spare, column_of, count)
         for row in {row for row, _ in component}:
             placed.add(row)
@@ -199,6 +201,105 @@ def _foreign_singletons(
         for place in (place for place in places if text_of[place] == text):
             taken.update(((text, next(order)), place) for _ in range(row_capacity[number[place]] - left[number[place]]))
     return {row for row, _ in component if (rows[row][0], rows[row][1]) not in taken}
+
+
+def _foreign_apart(
+    component: list[tuple[int, int]],
+    rows: list[tuple[TextAndType, tuple[int, int]]],
+    references: Sequence[Span],
+    wanted: dict[TextAndType, int],
+) -> set[int] | None:
+    """`_best_grounding`'s answer, without a flow, where the component is one text's, each of its references
+    overlaps one occurrence (`place`) and each place at most one reference, and no type of it is a reference's
+    type; None for any other component. One pass over the places, each costing the number of types.
+
+    Pairing: a reference pairs only with a prediction on its own place, any of them alike (never of its type),
+    so a grounding's pairing is worth the sum of the `gain`s ((same boundaries, shared characters): §3's digits
+    of a pair of two types) of the places it covers, and a set C of places is covered by some grounding iff at
+    most P (all predictions) of them overlap a reference (each type takes its w <= places consecutive ones, in
+    turn, from a list of the places starting with C). The best pairings cover the places of the P largest gains:
+    every place of a gain above the P-th largest (`REQUIRED`), q of those equal to it (`TIED`), none below it
+    (`EXCLUDED`); places overlapping no reference are free. Completion: of what is left after a place, the
+    remaining numbers r of the types complete a best grounding iff some q' tied places can be chosen with
+    sum(r) >= required + q' and every r <= allowed = free + required + q' places (necessary: a type takes distinct
+    allowed places; enough: the same turns over the allowed places, the required and chosen tied first).
+    Smallest list: its items are ordered by place, then type; so of two groundings the smaller is the one whose
+    first place of different types holds the smaller first type of the difference: at each place, the types the
+    smallest completable set holds, which is the greedy one: every type that must be there (r = allowed + 1),
+    then the smallest others while sum(r) stays >= required + q' (one type beats none: cover when it can)."""
+    keys = {rows[row][0] for row, _ in component}
+    if len({text for text, _ in keys}) != 1:
+        return None
+    reference_of: dict[tuple[int, int], int] = {}
+    place_of: dict[int, tuple[int, int]] = {}
+    for row, column in component:
+        if column < len(references):
+            place = rows[row][1]
+            if reference_of.setdefault(place, column) != column or place_of.setdefault(column, place) != place:
+                return None
+    if {entity_type for _, entity_type in keys} & {references[column].entity_type for column in place_of}:
+        return None
+    places = sorted({rows[row][1] for row, _ in component})
+    remaining = {entity_type: wanted[text, entity_type] for text, entity_type in keys}
+    gain: dict[tuple[int, int], tuple[int, int]] = {}
+    for place, column in reference_of.items():
+        reference = references[column]
+        same_bounds = place == (reference.start, reference.end)
+        gain[place] = (same_bounds, min(place[1], reference.end) - max(place[0], reference.start))
+    taken = _in_order(places, gain, remaining)
+    if taken is None:
+        return None  # never, by the argument above (tests/test_typesflow.py counts it): §1b's rows would decide
+    return {row for row, _ in component if (rows[row][0][1], rows[row][1]) not in taken}
+
+
+def _in_order(
+    places: list[tuple[int, int]], gain: dict[tuple[int, int], tuple[int, int]], remaining: dict[str, int]
+) -> set[tuple[str, tuple[int, int]]] | None:
+    """`_foreign_apart`'s pass: the (type, place) of the best grounding with the smallest list, of `remaining`
+    predictions of each type over `places` (in order) of which those in `gain` overlap a reference of their own;
+    None if a place finds no completable choice."""
+    ranked = sorted(gain.values(), reverse=True)
+    covered = min(sum(remaining.values()), len(ranked))
+    least = ranked[covered - 1] if covered < len(ranked) else (-1, -1)  # below every gain: all required
+    kind = {place: _FREE if place not in gain else (gain[place] > least) - (gain[place] < least) for place in places}
+    to_tie = covered - sum(1 for value in kind.values() if value == _REQUIRED)
+    after = Counter(kind.values())  # the places after the current one, by kind
+    order = sorted(remaining)
+    total = sum(remaining.values())
+    taken: set[tuple[str, tuple[int, int]]] = set()
+    for place in places:
+        here = kind[place]
+        after[here] -= 1
+        left = to_tie - (here == _TIED)
+        chosen: list[str] = []
+        if here != _EXCLUDED and left >= 0:
+            allowed = after[_FREE] + after[_REQUIRED] + left
+            budget = total - after[_REQUIRED] - left
+            forced = [entity_type for entity_type in order if remaining[entity_type] > allowed]
+            if (
+                left <= after[_TIED]
+                and max(1, len(forced)) <= budget
+                and all(remaining[t] == allowed + 1 for t in forced)
+            ):
+                others = [t for t in order if 0 < remaining[t] <= allowed][: budget - len(forced)]
+                chosen = sorted({*forced, *others})
+        if chosen:
+            to_tie = left
+        else:  # nothing here; a best grounding must then complete without this place
+            allowed = after[_FREE] + after[_REQUIRED] + to_tie
+            if here == _REQUIRED or to_tie > after[_TIED] or total < after[_REQUIRED] + to_tie:
+                return None
+            if any(number > allowed for number in remaining.values()):
+                return None
+        for entity_type in chosen:
+            remaining[entity_type] -= 1
+            taken.add((entity_type, place))
+        total -= len(chosen)
+    return None if total or to_tie else taken
+
+
+# `_foreign_apart`'s kinds of place: covered by no best pairing, by some (q of them), by every one; free.
+_EXCLUDED, _TIED, _REQUIRED, _FREE = -1, 0, 1, 2
 
 
 def _check_fits(rows: int, references: int, edges: int, largest: int) -> None:
