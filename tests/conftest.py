@@ -172,6 +172,16 @@ def trials(count: int) -> int:
     return min(count, max(QUICK_EXAMPLES, count // QUICK_SHARE)) if _quick else count
 
 
+def forget_recent() -> None:
+    """Empty `nerscore.pairing.recent`'s store of solver results, so that a test starts from nothing kept (the
+    package itself never empties it: the least recently used go first)."""
+    from nerscore.pairing import recent
+
+    with recent._lock:
+        recent._kept.clear()
+        recent._held = 0
+
+
 def nested(depth: int, innermost: Any = None, container: Any = list) -> Any:
     """`innermost` (an empty list if None) inside `depth` one-item `container`s, ``[[[...]]]``: deeper than Python's
     repr or a recursive comparison can go (RecursionError), what a message or a check must bear."""
