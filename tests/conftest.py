@@ -10,6 +10,7 @@ import socket
 import sys
 import uuid
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,17 @@ sys.path.insert(0, str(REPO))
 
 
 WORKED_EXAMPLE = REPO / "examples" / "worked_example.conll"
+# docs/scoring.md §6, second table: measure -> (type, partial, exact, strict), the scores exact.
+WORKED_SUMMARY = {
+    "correct": (2, 2, 2, 1),
+    "incorrect": (2, 0, 2, 3),
+    "partial": (0, 2, 0, 0),
+    "missed": (1, 1, 1, 1),
+    "spurious": (1, 1, 1, 1),
+    "precision": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
+    "recall": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
+    "F1": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
+}
 
 
 def grounded_result(text, references, predictions, **options):
