@@ -10,6 +10,7 @@ import socket
 import sys
 import uuid
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,17 @@ sys.path.insert(0, str(REPO))
 
 
 WORKED_EXAMPLE = REPO / "examples" / "worked_example.conll"
+# docs/scoring.md §6, second table: measure -> (type, partial, exact, strict), the scores exact.
+WORKED_SUMMARY = {
+    "correct": (2, 2, 2, 1),
+    "incorrect": (2, 0, 2, 3),
+    "partial": (0, 2, 0, 0),
+    "missed": (1, 1, 1, 1),
+    "spurious": (1, 1, 1, 1),
+    "precision": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
+    "recall": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
+    "F1": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
+}
 
 
 def grounded_result(text, references, predictions, **options):
@@ -170,6 +182,16 @@ def trials(count: int) -> int:
     them in the full suite, the first 1/QUICK_SHARE (at least QUICK_EXAMPLES) in the quick profile, as Hypothesis'
     examples; every test still runs, on the same first cases."""
     return min(count, max(QUICK_EXAMPLES, count // QUICK_SHARE)) if _quick else count
+
+
+def forget_recent() -> None:
+    """Empty `nerscore.pairing.recent`'s store of solver results, so that a test starts from nothing kept (the
+    package itself never empties it: the least recently used go first)."""
+    from nerscore.pairing import recent
+
+    with recent._lock:
+        recent._kept.clear()
+        recent._held = 0
 
 
 def nested(depth: int, innermost: Any = None, container: Any = list) -> Any:

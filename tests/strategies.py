@@ -10,20 +10,12 @@ import itertools
 from typing import Any
 
 from hypothesis import strategies as st
+from oracle import LETTERS
 
 TYPES = ("PER", "LOC", "MUSIC-NAME")
 
-# docs/scoring.md §1: the prefix letters of each scheme (restated here so strategies need neither module nor oracle).
-SCHEME_LETTERS: dict[str, tuple[str, ...]] = {
-    "IOB2": ("B", "I"),
-    "IOB1": ("B", "I"),
-    "IOE1": ("I", "E"),
-    "IOE2": ("I", "E"),
-    "IOBES": ("B", "I", "E", "S"),
-    "BILOU": ("B", "I", "L", "U"),
-    "BMES": ("B", "M", "E", "S"),
-    "IO": ("I",),
-}
+# docs/scoring.md §1: the prefix letters of each scheme, as the oracle reads them (one copy).
+SCHEME_LETTERS = LETTERS
 SCHEMES = tuple(SCHEME_LETTERS)
 EVERY_LETTER = tuple(sorted({letter for letters in SCHEME_LETTERS.values() for letter in letters}))
 

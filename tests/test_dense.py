@@ -15,7 +15,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from conftest import crossed, trials
+from conftest import crossed, forget_recent, trials
 from test_spans import best_pairing, paired, spans_of
 from test_value import WEIGHTS as VALUE_WEIGHTS
 from test_value import as_dict, best_value_pairing
@@ -23,7 +23,7 @@ from test_value import as_dict, best_value_pairing
 import nerscore as ns
 from nerscore import Span, compute_semeval, errors, pair
 from nerscore.forms import component_arrays, span_arrays
-from nerscore.pairing import dense, dense_matrix, recent, value_arrays
+from nerscore.pairing import dense, dense_matrix, value_arrays
 from nerscore.pairing import rules as pairing
 from nerscore.pairing import value as value_module
 
@@ -513,7 +513,7 @@ def test_the_value_pairing_after_the_pairing_of_the_same_entities_is_every_pairi
         predictions = [p for p in spans_of(shape(rng, rng.randint(2, 6))) if p not in references]  # no twins (§3)
         if not predictions:
             continue
-        recent.forget()
+        forget_recent()
         with started(way), mock.patch.object(dense, "tight_smallest_best", searched):
             dense.dense_pairs(value_columns(references), value_columns(predictions), None)
             before = searched.call_count
@@ -594,7 +594,7 @@ def test_the_value_pairing_on_bounded_blocks_is_the_pairing_on_every_block(seed,
         answers = []
         for shortfalls in (dense._shortfalls, every_block):
             with started(way), mock.patch.object(dense, "_shortfalls", shortfalls):
-                recent.forget()
+                forget_recent()
                 found = dense.dense_pairs(*columns, min_overlap, worth)
             answers.append(None if found is None else [part.tolist() for part in found])
         assert answers[0] is not None and answers[0] == answers[1]
@@ -613,11 +613,11 @@ def test_the_half_identical_onion_works_out_few_of_its_cells_by_value() -> None:
             worked.append(short.size)
             yield rows, columns, short
 
-    recent.forget()
+    forget_recent()
     with mock.patch.object(dense, "bounded_shortfalls", counted):
         found = dense.dense_pairs(references, predictions, min_overlap, worth)
     with mock.patch.object(dense, "_shortfalls", every_block):
-        recent.forget()
+        forget_recent()
         expected = dense.dense_pairs(references, predictions, min_overlap, worth)
     assert found is not None and expected is not None
     assert [part.tolist() for part in found] == [part.tolist() for part in expected]

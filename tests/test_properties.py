@@ -40,6 +40,13 @@ def assert_same_results(result: dict[str, Any], expected: dict[str, Any]) -> Non
         assert positions == sorted(positions)
 
 
+# The drawn arguments most properties share: a batch of tag soup (drawn in the test from `data`), its scheme and
+# mode; and the options several vary.
+BATCHES = {"data": st.data(), "scheme": st.sampled_from(SCHEMES), "mode": st.sampled_from(MODES)}
+LABELS = st.none() | st.lists(st.sampled_from([*TYPES, "ORG"]), min_size=1, unique=True)
+ZERO_DIVISION = st.sampled_from([0, 1])
+
+
 def entity_count(batch: list[list[str]], scheme: str, mode: str, suffix: bool, labels: list[str] | None) -> int:
     spans = [span for tags in batch for span in ns.decode(tags, scheme, mode, suffix)]
     return sum(labels is None or span.entity_type in labels for span in spans)
@@ -76,7 +83,7 @@ def test_io_cannot_encode_touching_entities_of_one_type() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(data=st.data(), scheme=st.sampled_from(SCHEMES), mode=st.sampled_from(MODES))
+@given(**BATCHES)
 def test_tallies_of_chunks_add_up_to_one_compute(data: st.DataObject, scheme: str, mode: str) -> None:
     predictions, references = data.draw(soup_batches(scheme, max_sentences=6))
     labels = data.draw(st.none() | st.lists(st.sampled_from(TYPES), min_size=1, unique=True))
@@ -92,7 +99,7 @@ def test_tallies_of_chunks_add_up_to_one_compute(data: st.DataObject, scheme: st
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), scheme=st.sampled_from(SCHEMES), mode=st.sampled_from(MODES))
+@given(**BATCHES)
 def test_add_batch_chunks_give_one_compute(load_metric, data: st.DataObject, scheme: str, mode: str) -> None:
     predictions, references = data.draw(soup_batches(scheme, max_sentences=6))
     metric = load_metric(scheme=scheme)  # a fresh module per example: a failed one leaves no batches behind
@@ -111,11 +118,9 @@ def test_add_batch_chunks_give_one_compute(load_metric, data: st.DataObject, sch
 
 @settings(max_examples=80, deadline=None)
 @given(
-    data=st.data(),
-    scheme=st.sampled_from(SCHEMES),
-    mode=st.sampled_from(MODES),
+    **BATCHES,
     suffix=st.booleans(),
-    zero_division=st.sampled_from([0, 1]),
+    zero_division=ZERO_DIVISION,
 )
 def test_a_perfect_prediction_scores_one(
     data: st.DataObject, scheme: str, mode: str, suffix: bool, zero_division: int
@@ -140,11 +145,9 @@ def test_a_perfect_prediction_scores_one(
 
 @settings(max_examples=80, deadline=None)
 @given(
-    data=st.data(),
-    scheme=st.sampled_from(SCHEMES),
-    mode=st.sampled_from(MODES),
+    **BATCHES,
     suffix=st.booleans(),
-    labels=st.none() | st.lists(st.sampled_from([*TYPES, "ORG"]), min_size=1, unique=True),
+    labels=LABELS,
 )
 def test_possible_and_actual_count_the_entities(
     data: st.DataObject, scheme: str, mode: str, suffix: bool, labels: list[str] | None
@@ -181,7 +184,7 @@ def swapped_key(key: str) -> str:
 
 
 @settings(max_examples=80, deadline=None)
-@given(data=st.data(), scheme=st.sampled_from(SCHEMES), mode=st.sampled_from(MODES))
+@given(**BATCHES)
 def test_swapping_sides_swaps_precision_and_recall(data: st.DataObject, scheme: str, mode: str) -> None:
     predictions, references = data.draw(soup_batches(scheme))
     forward = ns.compute_semeval(
@@ -200,9 +203,7 @@ def test_swapping_sides_swaps_precision_and_recall(data: st.DataObject, scheme: 
 
 @settings(max_examples=100, deadline=None)
 @given(
-    data=st.data(),
-    scheme=st.sampled_from(SCHEMES),
-    mode=st.sampled_from(MODES),
+    **BATCHES,
     suffix=st.booleans(),
     label_list=st.none() | st.just(["O", "B-PER", "I-PER"]),
     lower=st.booleans(),
@@ -228,7 +229,7 @@ def test_tag_soup_raises_nothing_but_value_error(
 
 
 @settings(max_examples=100, deadline=None)
-@given(data=st.data(), scheme=st.sampled_from(SCHEMES), mode=st.sampled_from(MODES), suffix=st.booleans())
+@given(**BATCHES, suffix=st.booleans())
 def test_well_formed_tag_soup_scores_without_error(data: st.DataObject, scheme: str, mode: str, suffix: bool) -> None:
     # Only the scheme's own letters, in the declared prefix or suffix form, in any order: never an error
     # (lenient mode decodes any order, strict mode drops what is not well formed; docs/scoring.md §2).
@@ -282,9 +283,9 @@ def test_bad_options_are_value_errors(options: dict[str, Any], match: str) -> No
     data=st.data(),
     mode=st.sampled_from(MODES),
     suffix=st.booleans(),
-    labels=st.none() | st.lists(st.sampled_from([*TYPES, "ORG"]), min_size=1, unique=True),
+    labels=LABELS,
     beta=st.sampled_from([0.5, 1.0, 2.0]),
-    zero_division=st.sampled_from([0, 1]),
+    zero_division=ZERO_DIVISION,
     return_entities=st.booleans(),
     form=st.sampled_from(["tags", "tags", "ids", "foreign letters"]),
 )

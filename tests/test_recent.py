@@ -9,6 +9,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
+from conftest import forget_recent
 from test_dense import red_team_onion
 
 from nerscore import compute_semeval
@@ -17,9 +18,9 @@ from nerscore.pairing import dense, recent, staircase
 
 @pytest.fixture(autouse=True)
 def empty_store() -> Iterator[None]:
-    recent.forget()
+    forget_recent()
     yield
-    recent.forget()
+    forget_recent()
 
 
 def arrays(*values: list[int]) -> list[np.ndarray]:
@@ -93,7 +94,7 @@ def test_the_value_pairing_reads_what_the_pairing_of_the_same_sentence_found(sha
     names = ["_chain_on_lists", "_chain_on_numpy"] if solver == "_chain" else [solver]
     counted, results = {}, {}
     for reused in (True, False):
-        recent.forget()
+        forget_recent()
         spies = {name: mock.Mock(wraps=getattr(module, name)) for name in names}
         with mock.patch.multiple(module, **spies):
             if reused:

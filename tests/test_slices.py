@@ -972,3 +972,12 @@ def test_slice_runs_join_to_the_counts_added_in_order_and_stay_few(groups: list[
     joined, added = runs.joined(), reduce(add, counts)
     assert joined.names == added.names
     assert slice_scores(joined, options) == slice_scores(added, options)
+
+
+def test_the_first_entity_past_its_tokens_is_named() -> None:
+    # Of the entities past their sentence's tokens, the first sentence's first one (references before predictions).
+    references = [[(0, 1, "PER")], [(0, 5, "PER"), (1, 6, "LOC")], [(0, 9, "PER")]]
+    predictions = [[], [(0, 7, "PER")], []]
+    tokens = [["a", "b"]] * 3
+    with pytest.raises(ValueError, match=r"^references, sentence 1: found an entity \[0, 5\) past the sentence's 2 "):
+        compute_semeval(predictions=predictions, references=references, tokens=tokens)

@@ -317,20 +317,30 @@ WEIGHTED_OPTIONS = [
 ]
 
 
+COMMON = {"per_type": True, "bootstrap": 30}
+
+
+def paths_agree(predictions: list, references: list, options: dict) -> dict:
+    """The array path's result with `options` (and per type, 30 resamples), asserted equal to the readable path's
+    (`return_entities`) but for its entities."""
+    common = {**COMMON, **options}
+    fast = compute_semeval(predictions=predictions, references=references, **common)
+    readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **common)
+    readable.pop("entities")
+    assert fast == readable, (predictions, references)
+    return fast
+
+
 @pytest.mark.parametrize("options", WEIGHTED_OPTIONS, ids=["value", "ace08-beta", "overlap", "both", "zero-weights"])
 def test_the_array_path_equals_the_readable_path(options: dict) -> None:
     rng = random.Random(json.dumps(options))
     for _ in range(trials(40)):
         predictions, references = random_tags(rng, sentences=rng.randint(1, 8))
-        common = {"per_type": True, "bootstrap": 30, **options}
-        fast = compute_semeval(predictions=predictions, references=references, **common)
-        readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **common)
-        readable.pop("entities")
-        assert fast == readable, (predictions, references)
+        fast = paths_agree(predictions, references, options)
         # spans of the same entities score the same
         decoded = [[(s.start, s.end, s.entity_type) for s in ns.decode(tags)] for tags in predictions]
         decoded_r = [[(s.start, s.end, s.entity_type) for s in ns.decode(tags)] for tags in references]
-        spans = compute_semeval(predictions=decoded, references=decoded_r, **common)
+        spans = compute_semeval(predictions=decoded, references=decoded_r, **{**COMMON, **options})
         assert {k: v for k, v in spans.items() if k != "token_accuracy"} == {
             k: v for k, v in fast.items() if k != "token_accuracy"
         }
@@ -487,11 +497,7 @@ def test_the_span_array_path_equals_the_readable_path(options: dict) -> None:
                 batch.append([(s.start + offset, s.end + offset, s.entity_type) for s in random_side(rng, nested)])
             sides.append(batch)
         predictions, references = sides
-        common = {"per_type": True, "bootstrap": 30, **options}
-        fast = compute_semeval(predictions=predictions, references=references, **common)
-        readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **common)
-        readable.pop("entities")
-        assert fast == readable, (predictions, references)
+        paths_agree(predictions, references, options)
 
 
 # ---------------------------------------------------------------------------------------------------------

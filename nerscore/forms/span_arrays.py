@@ -116,8 +116,7 @@ def span_pairs(
         spans_p, spans_r = (_as_spans(_sentences(side, ~held)) for side in (sides[1], sides[0]))
         plain = span_pairs(spans_p, spans_r, options)
         assert plain is not None  # valid spans at offsets int64 holds
-        names = sorted({*plain.type_names, *table.type_names})
-        return Pairs.joined([plain.renamed(names), table.renamed(names)], names, len(held))
+        return _parts_joined(plain, table, len(held))
     type_names, ids, listed = shared_types(
         [(read.type_names, read.type_id) for read in (read_r, read_p)], options.labels
     )
@@ -178,8 +177,14 @@ def _with_discontinuous(
     except InvalidInputError:
         return None
     part = Pairs.of_rows([(indices[sentence], r, p) for sentence, r, p in rows], sentences=len(references))
-    names = sorted({*table.type_names, *part.type_names})
-    return Pairs.joined([table.renamed(names), part.renamed(names)], names, len(references))
+    return _parts_joined(table, part, len(references))
+
+
+def _parts_joined(first: Pairs, second: Pairs, sentences: int) -> Pairs:
+    """The tables of two parts of a batch (each with the type names of its own sentences, some sentences held out
+    of each) as the batch's, its type names theirs in order."""
+    names = sorted({*first.type_names, *second.type_names})
+    return Pairs.joined([first.renamed(names), second.renamed(names)], names, sentences)
 
 
 def _span_lists(columns: SpanValues) -> list[list[Span]]:

@@ -74,11 +74,3 @@ def recall(key: Key | None) -> tuple[np.ndarray, ...] | None:
             return None
         _kept.move_to_end(key)
     return tuple(part.copy() for part in found[0])
-
-
-def forget() -> None:
-    """Keep nothing (tests start from an empty store)."""
-    global _held
-    with _lock:
-        _kept.clear()
-        _held = 0

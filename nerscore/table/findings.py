@@ -13,7 +13,8 @@ import numpy as np
 
 from ..error_table import ErrorTable
 from ..grouping import group_bounds, run_bounds, run_starts
-from ..pairing.rules import Scenario, overlap_edges, overlap_kept
+from ..pairing.overlaps import kept_pairs
+from ..pairing.rules import Scenario, overlap_edges
 from ..span import Span, shared_units
 from ..tally import Diagnostics, Row
 from .columns import Columns
@@ -168,13 +169,8 @@ def overlapped_twice(references: FlatSpans, predictions: FlatSpans, min_overlap:
         return _overlapping_two(start_r, end_r, start_p, end_p), _overlapping_two(start_p, end_p, start_r, end_r)
     # With min_overlap each overlap is tested: the edges between distinct extents (copies folded: a thousand
     # copies are one extent, never a million edges), each found once.
-    from ..pairing.staircase import overlapping_pairs
-
     (r0, r1, copies_r), (p0, p1, copies_p) = _extents(start_r, end_r), _extents(start_p, end_p)
-    i, j = overlapping_pairs(r0, r1, p0, p1)
-    shared = np.minimum(r1[i], p1[j]) - np.maximum(r0[i], p0[j])
-    keep = overlap_kept(shared, r1[i] - r0[i], min_overlap)
-    i, j = i[keep], j[keep]
+    i, j = kept_pairs(r0, r1, p0, p1, min_overlap)
     degree_r = np.zeros(len(r0), np.int64)
     np.add.at(degree_r, i, copies_p[j])
     degree_p = np.zeros(len(p0), np.int64)

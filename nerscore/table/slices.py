@@ -217,15 +217,10 @@ def check_tokens_cover(rows: Pairs, columns: Columns) -> None:
     if columns.tokens is None:
         return
     tokens = lengths(columns.tokens)
-    for side, ends in (("references", rows.reference_end), ("predictions", rows.predicted_end)):
-        past = np.flatnonzero(ends > tokens[rows.sentence])
-        if len(past):
-            row = int(past[0])
-            sentence = int(rows.sentence[row])
-            starts = rows.reference_start if side == "references" else rows.predicted_start
-            raise InvalidInputError(
-                past_tokens(int(starts[row]), int(ends[row]), int(tokens[sentence])), side, sentence
-            )
+    found = _first_past(rows, tokens)
+    if found is not None:
+        side, sentence, start, end = found
+        raise InvalidInputError(past_tokens(start, end, int(tokens[sentence])), side, sentence)
 
 
 def past_tokens(start: int, end: int, tokens: int) -> str:
@@ -237,16 +232,25 @@ def past_tokens(start: int, end: int, tokens: int) -> str:
 
 
 def first_past_text(rows: Pairs, columns: Columns) -> tuple[str, int] | None:
-    """With spans and `texts`, offsets are characters of `texts[i]` (docs/scoring.md §1): the side (references
-    first) and the first sentence of it holding an entity that ends past its text (a discontinuous one: its
-    extent, §12), or None. On the table's end columns, so that it costs a comparison per row; the caller locates
-    the entity in the batch as given."""
+    """With spans and `texts`, offsets are characters of `texts[i]` (docs/scoring.md §1): the side and sentence of
+    the first entity past its text (`_first_past`; a discontinuous one's extent, §12), which the caller locates."""
     assert columns.texts is not None  # (its one caller, compute.refuse_past_texts, returns first without texts)
-    characters = lengths(columns.texts)
-    for side, ends in (("references", rows.reference_end), ("predictions", rows.predicted_end)):
-        past = ends > characters[rows.sentence]  # -1 where a row has no entity on this side: never past
-        if past.any():
-            return side, int(rows.sentence[past].min())
+    found = _first_past(rows, lengths(columns.texts))
+    return None if found is None else found[:2]
+
+
+def _first_past(rows: Pairs, sentence_lengths: np.ndarray) -> tuple[str, int, int, int] | None:
+    """The side (references first), sentence, start and end of the first entity of the first sentence that ends
+    past its length (tokens, or characters), or None: a comparison per row (-1, no entity, is never past)."""
+    sides = (
+        ("references", rows.reference_start, rows.reference_end),
+        ("predictions", rows.predicted_start, rows.predicted_end),
+    )
+    for side, starts, ends in sides:
+        past = np.flatnonzero(ends > sentence_lengths[rows.sentence])
+        if len(past):
+            row = past[np.argmin(rows.sentence[past])]
+            return side, int(rows.sentence[row]), int(starts[row]), int(ends[row])
     return None
 
 
