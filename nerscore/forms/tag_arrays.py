@@ -208,10 +208,10 @@ class _CodeBook:
         # The tags of a chunk's new codes are one run of the list: a slice, not a look-up each.
         tags = self.tags[first:last] if last - first == len(new) else list(map(self.tags.__getitem__, new.tolist()))
         try:
-            roles, entity_types = self.table.roles_and_types(tags)
+            flags, entity_types = self.table.roles_and_types(tags, ROLE_FLAGS)
         except (InvalidInputError, TypeError):
             return False
-        self.role_of[new] = np.fromiter(map(ROLE_FLAGS.__getitem__, roles), dtype=np.int8, count=len(new))
+        self.role_of[new] = np.frombuffer(bytes(flags), dtype=np.int8)  # (every flag below 8)
         self.type_of[new] = np.fromiter(map(self.type_ids.__getitem__, entity_types), dtype=np.int32, count=len(new))
         self.parsed[new] = True
         self.byte_tables = None
