@@ -118,8 +118,10 @@ def _length_array(sentence_lengths: list[int]) -> np.ndarray:
 
 def chunk_bounds(offsets: np.ndarray, limit: int) -> list[int]:
     """The first sentence of each chunk, then the number of sentences, for sentences whose items (tokens, entities)
-    start at `offsets` (0 first, their total last): a chunk ends with the sentence crossing each multiple of `limit`."""
-    cuts = np.searchsorted(offsets[1:], np.arange(limit, offsets[-1], limit)) + 1
+    start at `offsets` (0 first, their total last): a chunk ends with the sentence crossing each multiple of `limit`,
+    but for the last multiple when fewer than a quarter of `limit` follow it (those join the chunk before: a chunk
+    costs about 0.15 ms whatever its size, 20,000 x 20 tags' fourth chunk held 6,800 tokens)."""
+    cuts = np.searchsorted(offsets[1:], np.arange(limit, offsets[-1] - limit // 4, limit)) + 1
     # sorted(set()), not np.unique: numpy 2's unique imports numpy.ma when first called (8 ms of the command line)
     return [0, *sorted(set(cuts.tolist())), len(offsets) - 1]
 
