@@ -467,6 +467,8 @@ def test_a_tag_table_with_labels_decodes_the_kept_entities_of_the_whole_decoding
             roles, types = table.roles_and_types(list(tags))
             assert [name for name in types if name is not None] == [name for name in types if name in labels]
             assert all((role is None) == (name is None) for role, name in zip(roles, types))
+            # the array path's role flags, read off in the same pass: each role's, O's for None
+            assert table.roles_and_types(list(tags), ROLE_FLAGS) == ([ROLE_FLAGS[role] for role in roles], types)
 
 
 # decode takes a list of tags and a mode of MODES: None or a number was a TypeError ("'int' object is not

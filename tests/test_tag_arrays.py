@@ -298,3 +298,22 @@ def test_tally_semeval_names_options_that_are_no_options() -> None:
     # A dict where an Options goes was an AttributeError ("'dict' object has no attribute 'scheme'").
     with pytest.raises(ValueError, match=r"^options is \{'mode': 'strict'\} \(dict\); expected an Options or None"):
         ns.tally_semeval([["B-X"]], [["B-X"]], {"mode": "strict"})
+
+
+# chunk_bounds: a chunk ends with the sentence crossing each multiple of the limit, but a last chunk of fewer than a
+# quarter of the limit joins the one before (each chunk costs its fixed overhead whatever its size).
+CHUNK_BOUNDS = {
+    "one chunk under the limit": ([4, 4], 10, [0, 2]),
+    "a chunk a multiple": ([4, 4, 4, 4, 4, 4], 8, [0, 2, 4, 6]),
+    "a short tail joins the chunk before": ([10] * 8 + [1], 40, [0, 4, 9]),
+    "a tail of a quarter stays a chunk": ([10] * 9, 40, [0, 4, 8, 9]),
+    "a limit of one token: a chunk a sentence": ([1, 2, 1], 1, [0, 1, 2, 3]),
+}
+
+
+@pytest.mark.parametrize("lengths, limit, expected", CHUNK_BOUNDS.values(), ids=CHUNK_BOUNDS.keys())
+def test_chunk_bounds_cut_at_each_multiple_of_the_limit_but_a_short_tail(
+    lengths: list[int], limit: int, expected: list[int]
+) -> None:
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    assert tag_arrays.chunk_bounds(offsets, limit) == expected

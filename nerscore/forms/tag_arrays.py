@@ -118,8 +118,13 @@ def _length_array(sentence_lengths: list[int]) -> np.ndarray:
 
 def chunk_bounds(offsets: np.ndarray, limit: int) -> list[int]:
     """The first sentence of each chunk, then the number of sentences, for sentences whose items (tokens, entities)
-    start at `offsets` (0 first, their total last): a chunk ends with the sentence crossing each multiple of `limit`."""
-    cuts = np.searchsorted(offsets[1:], np.arange(limit, offsets[-1], limit)) + 1
+    start at `offsets` (0 first, their total last): a chunk ends with the sentence crossing each multiple of `limit`,
+    but for the last multiple when fewer than a quarter of `limit` follow it (those join the chunk before: a chunk
+    costs about 0.15 ms whatever its size, 20,000 x 20 tags' fourth chunk held 6,800 tokens)."""
+    multiples = np.arange(limit, offsets[-1], limit)
+    if len(multiples) and offsets[-1] - multiples[-1] < limit // 4:
+        multiples = multiples[:-1]
+    cuts = np.searchsorted(offsets[1:], multiples) + 1
     # sorted(set()), not np.unique: numpy 2's unique imports numpy.ma when first called (8 ms of the command line)
     return [0, *sorted(set(cuts.tolist())), len(offsets) - 1]
 
@@ -208,10 +213,10 @@ class _CodeBook:
         # The tags of a chunk's new codes are one run of the list: a slice, not a look-up each.
         tags = self.tags[first:last] if last - first == len(new) else list(map(self.tags.__getitem__, new.tolist()))
         try:
-            roles, entity_types = self.table.roles_and_types(tags)
+            flags, entity_types = self.table.roles_and_types(tags, ROLE_FLAGS)
         except (InvalidInputError, TypeError):
             return False
-        self.role_of[new] = np.fromiter(map(ROLE_FLAGS.__getitem__, roles), dtype=np.int8, count=len(new))
+        self.role_of[new] = np.frombuffer(bytes(flags), dtype=np.int8)  # (every flag below 8)
         self.type_of[new] = np.fromiter(map(self.type_ids.__getitem__, entity_types), dtype=np.int32, count=len(new))
         self.parsed[new] = True
         self.byte_tables = None
