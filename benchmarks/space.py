@@ -17,7 +17,8 @@ within 200 MB of its warm baseline, at its peak and at the end.
 
 `--caps` times, in this process, the page's answer (pictures drawn) to 1 MB requests on either side of the caps that
 the value control and the Agreement task add (space/caps.py; the value control reaches no endpoint), with those
-caps lifted, and says which requests the caps let through: each of those must answer within 10 s.
+caps lifted, and says which requests the caps let through: each of those must answer within 10 s; and spans of
+random overlapping entities at the pair caps (costlier than the identical ones of the server's run, now folded).
 """
 
 from __future__ import annotations
@@ -191,6 +192,27 @@ def annotators_of_labels(labels: int, annotators: int = 8) -> str:
     return "\n".join(text.splitlines()[: tokens + tokens // 10]) + "\n"
 
 
+def random_overlaps(types: int, seed: int) -> str:
+    """One document of entities of `types` types at random places and lengths (1 to 60 characters), as many as keep
+    its overlapping pairs within caps.MAX_DOCUMENT_PAIRS: costlier than identical entities, which are folded."""
+    import nerscore
+    from space import caps, scoring
+
+    rng, references, predictions = random.Random(seed), [], []
+    while True:
+        drawn = [(start := rng.randrange(1_200), start + rng.randint(1, 60), f"T{rng.randrange(types)}") for _ in "ab"]
+        pairs = scoring.overlapping_pairs(
+            [nerscore.Span(*entity) for entity in [*references, drawn[0]]],
+            [nerscore.Span(*entity) for entity in [*predictions, drawn[1]]],
+        )
+        if pairs > caps.MAX_DOCUMENT_PAIRS:
+            return span_line(
+                [list(entity) for entity in references], [list(entity) for entity in predictions], "a" * 1_261
+            )
+        references.append(drawn[0])
+        predictions.append(drawn[1])
+
+
 def caps_main() -> int:
     from unittest import mock
 
@@ -229,6 +251,20 @@ def caps_main() -> int:
         print(
             f"| {name} | {len(text.encode()):,} | {shown} | {seconds[0]:.2f} | {seconds[1]:.2f} | "
             f"{'yes' if within else 'no'} | {verdict(good)} |"
+        )
+    for types in (3, 30):
+        documents = caps.MAX_REQUEST_PAIRS // caps.MAX_DOCUMENT_PAIRS
+        text = "\n".join(random_overlaps(types, seed) for seed in range(documents))
+        seconds = [
+            timed(lambda t=text, v=value: answers.page_answer(t, task=texts.SPANS, value=v).outputs())[0]
+            for value in ("off", "ace08")
+        ]
+        status = str(answers.page_answer(text, task=texts.SPANS).tables["status"])
+        good = status.startswith("Evaluated") and max(seconds) <= REQUEST_GOAL
+        failures += not good
+        print(
+            f"| spans, {documents} documents of random overlaps, {types} types | {len(text.encode()):,} | "
+            f"<= {caps.MAX_DOCUMENT_PAIRS:,} pairs each | {seconds[0]:.2f} | {seconds[1]:.2f} | yes | {verdict(good)} |"
         )
     for labels in (4, 400, 2_000, 5_000):
         text = annotators_of_labels(labels)

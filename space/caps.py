@@ -18,7 +18,9 @@ MAX_SENTENCES = 10_000  # sentences, or documents of spans
 # side (160,000 pairs, 10 KB) took 43 s and 1.4 GB here, 100 (10,000 pairs) 0.4-0.9 s and 22 MB, 70 (4,900) about
 # 0.2 s and 8 MB. Such a document may hold at most MAX_DOCUMENT_PAIRS overlapping pairs and a request at most
 # MAX_REQUEST_PAIRS in all such documents; more is refused with a message naming the line (the command line
-# pairs any number).
+# pairs any number). Identical entities are now folded into one with their copies (4 documents of 140 x 140 take
+# 0.03 s); the costliest shape found at the caps is entities at random places and lengths, 4 documents of about
+# 5,000 pairs in 0.9-1.3 s with the page's pictures (`python benchmarks/space.py --caps`, load 7).
 MAX_DOCUMENT_PAIRS = 5_000
 MAX_REQUEST_PAIRS = 20_000
 # Grounding string entities in their text (docs/scoring.md §1b) is checked before it runs too: its flow grows with
