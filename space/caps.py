@@ -117,7 +117,8 @@ MAX_AGREEMENT_WORK = 1_000_000
 # over: 8 annotators on 25,000 tokens took 3 s with 4 types, 7.4 s with 1,000 and 12.6 s with 5,000 before the
 # package's pooled tally (fastsums); now 8 annotators on 1 MB (18,000-29,000 tokens) take 2.7 s with 4, 3.1 s with
 # 400, 2.8 s with 2,000 and 4.0 s with 5,000 (`python benchmarks/space.py --caps`, load 4-5). The costliest request
-# found is at the work cap with short tags (8 annotators, 35,714 tokens of 4 tags): 4.0-6.6 s at load 6-7.
+# found is at the work cap with short tags (8 annotators, 35,714 tokens of 4 tags): 1.8-1.9 s of CPU (4.0-6.6 s at
+# load 6-8).
 MAX_AGREEMENT_LABELS = 2_000
 # An uploaded ZIP archive of the annotators' files (space/archives.py: BRAT folders, doccano's export): at most
 # MAX_BYTES packed and as many unpacked (counted as unpacked), in at most MAX_ARCHIVE_FILES files. Writing the files
