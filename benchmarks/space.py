@@ -13,6 +13,12 @@ within 200 MB of its warm baseline, at its peak and at the end.
     python benchmarks/space.py --skip-1mb # the issue's cases only: a few seconds after start-up
     python benchmarks/space.py --browser  # the page in Chromium: about a minute
     python benchmarks/space.py --browser --before DIR --rounds 3 --runs 3  # DIR's app.py and this one, in turns
+    python benchmarks/space.py --caps     # requests at the caps of the value score and of agreement: about a minute
+
+`--caps` times, in this process, the page's answer (pictures drawn) to 1 MB requests on either side of the caps that
+the value control and the Agreement task add (space/caps.py; the value control reaches no endpoint), with those
+caps lifted, and says which requests the caps let through: each of those must answer within 10 s; and spans of
+random overlapping entities at the pair caps (costlier than the identical ones of the server's run, now folded).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ REQUEST_GOAL = 10.0  # seconds, any request
 BEHIND_GOAL = 5.0  # seconds, a one-line request behind four heavy ones
 MEMORY_GOAL = 200.0  # MB above the warm baseline
 TINY = "Paris B-LOC B-LOC\n"
+TINY_EXPECTED = "Evaluated 1 sentence"
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -149,6 +156,140 @@ def requests(skip_large: bool) -> list[Request]:
     return cases
 
 
+# ---------------------------------------------------------------------------------------------------------
+# The caps of the value score and of agreement (--caps)
+# ---------------------------------------------------------------------------------------------------------
+
+
+def conll_of(row: Any, columns: int = 1) -> str:
+    """Just under caps.MAX_BYTES of CoNLL rows `row(number, rng)` in sentences of ten tokens."""
+    from space import caps
+
+    rng, rows, size = random.Random(0), [], 0
+    while size + 100 < caps.MAX_BYTES:
+        rows.append(row(len(rows), rng))
+        size += len(rows[-1]) + 1 + (len(rows) % 10 == 0)
+    return "\n\n".join("\n".join(rows[start : start + 10]) for start in range(0, len(rows), 10)) + "\n"
+
+
+def one_system_of_types(types: int) -> str:
+    """One system, each entity one token of one of `types` types, the prediction's type drawn at random."""
+    return conll_of(lambda number, rng: f"t B-T{number % types} B-T{rng.randrange(types)}")
+
+
+def two_systems_of_types(types: int) -> str:
+    """Two systems, every tag (O, B- or I- of `types` types) drawn at random: value cells grow with the types."""
+    tags = ["O", *(f"{prefix}-T{kind}" for kind in range(types) for prefix in "BI")]
+    return conll_of(lambda number, rng: "t " + " ".join(rng.choice(tags) for _ in range(3)))
+
+
+def annotators_of_labels(labels: int, annotators: int = 8) -> str:
+    """`annotators` annotators' tags (B- of `labels` types at random), as many tokens as 1 MB and the work cap allow."""
+    from space import caps
+
+    tokens = caps.MAX_AGREEMENT_WORK // (annotators * (annotators - 1) // 2)
+    text = conll_of(lambda number, rng: "w " + " ".join(f"B-{rng.randrange(labels)}" for _ in range(annotators)))
+    return "\n".join(text.splitlines()[: tokens + tokens // 10]) + "\n"
+
+
+def random_overlaps(types: int, seed: int) -> str:
+    """One document of entities of `types` types at random places and lengths (1 to 60 characters), as many as keep
+    its overlapping pairs within caps.MAX_DOCUMENT_PAIRS: costlier than identical entities, which are folded."""
+    import nerscore
+    from space import caps, scoring
+
+    rng, references, predictions = random.Random(seed), [], []
+    while True:
+        drawn = [(start := rng.randrange(1_200), start + rng.randint(1, 60), f"T{rng.randrange(types)}") for _ in "ab"]
+        pairs = scoring.overlapping_pairs(
+            [nerscore.Span(*entity) for entity in [*references, drawn[0]]],
+            [nerscore.Span(*entity) for entity in [*predictions, drawn[1]]],
+        )
+        if pairs > caps.MAX_DOCUMENT_PAIRS:
+            return span_line(
+                [list(entity) for entity in references], [list(entity) for entity in predictions], "a" * 1_261
+            )
+        references.append(drawn[0])
+        predictions.append(drawn[1])
+
+
+def caps_main() -> int:
+    from unittest import mock
+
+    from space import agreement, answers, caps, scoring, texts
+
+    counted: dict[str, int] = {}
+    check = scoring.check_value_cost
+
+    def counting(tally_of: Any, command: str, compared: bool = False) -> None:
+        counted.update(types=len(tally_of.tally.types_by_frequency()), cells=len(tally_of.tally.value_cells or ()))
+        check(tally_of, command, compared)
+
+    limits = {name: getattr(caps, name) for name in ("MAX_VALUE_TYPES", "MAX_VALUE_CELLS", "MAX_AGREEMENT_LABELS")}
+    for name in limits:
+        setattr(caps, name, 10**9)  # lifted: every request is answered, and judged against the caps below
+    print(f"caps: {', '.join(f'{name} {cap:,}' for name, cap in limits.items())}\n")
+    print("| request | bytes | counted | off, s | value on, s | within the caps | goal <= 10 s |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    failures = 0
+    cases = [(f"one system, {n:,} types", one_system_of_types(n), texts.ONE_SYSTEM) for n in (2_000, 10_000, 100_000)]
+    cases += [(f"two systems, {n:,} types", two_systems_of_types(n), texts.TWO_SYSTEMS) for n in (30, 1_000, 30_000)]
+    for name, text, task in cases:
+        seconds = []
+        for value in ("off", "ace08"):
+            with mock.patch.object(scoring, "check_value_cost", counting):
+                seconds.append(
+                    timed(lambda t=text, k=task, v=value: answers.page_answer(t, task=k, value=v).outputs())[0]
+                )
+        compared = task == texts.TWO_SYSTEMS
+        within = counted["types"] <= limits["MAX_VALUE_TYPES"] and (
+            not compared or counted["cells"] <= limits["MAX_VALUE_CELLS"]
+        )
+        good = not within or max(seconds) <= REQUEST_GOAL
+        failures += not good
+        shown = f"{counted['types']:,} types" + (f", {counted['cells']:,} cells" if compared else "")
+        print(
+            f"| {name} | {len(text.encode()):,} | {shown} | {seconds[0]:.2f} | {seconds[1]:.2f} | "
+            f"{'yes' if within else 'no'} | {verdict(good)} |"
+        )
+    for types in (3, 30):
+        documents = caps.MAX_REQUEST_PAIRS // caps.MAX_DOCUMENT_PAIRS
+        text = "\n".join(random_overlaps(types, seed) for seed in range(documents))
+        seconds = [
+            timed(lambda t=text, v=value: answers.page_answer(t, task=texts.SPANS, value=v).outputs())[0]
+            for value in ("off", "ace08")
+        ]
+        status = str(answers.page_answer(text, task=texts.SPANS).tables["status"])
+        good = status.startswith("Evaluated") and max(seconds) <= REQUEST_GOAL
+        failures += not good
+        print(
+            f"| spans, {documents} documents of random overlaps, {types} types | {len(text.encode()):,} | "
+            f"<= {caps.MAX_DOCUMENT_PAIRS:,} pairs each | {seconds[0]:.2f} | {seconds[1]:.2f} | yes | {verdict(good)} |"
+        )
+    # Tags of many labels are long, so 1 MB holds fewer tokens than the work cap allows; short tags reach it.
+    short_tags = ["O", "O", "B-A", "I-A", "B-B"]
+    agreements = {f"{labels:,} labels, 1 MB": annotators_of_labels(labels) for labels in (4, 400, 2_000, 5_000)}
+    agreements["at the work cap, short tags"] = conll_of(
+        lambda number, rng: "w " + " ".join(rng.choices(short_tags, k=8))
+    )
+    work_cap = caps.MAX_AGREEMENT_WORK // 28  # tokens of 8 annotators (28 pairs)
+    agreements["at the work cap, short tags"] = "\n".join(
+        agreements["at the work cap, short tags"].splitlines()[: work_cap + work_cap // 10]
+    )
+    for name, text in agreements.items():
+        seconds, answer = timed(lambda text=text: agreement.agreement_page(text))
+        used = len({tag for line in text.splitlines() for tag in line.split()[1:]})
+        within = used <= limits["MAX_AGREEMENT_LABELS"]
+        good = str(answer[0]).startswith("Measured") and (not within or seconds <= REQUEST_GOAL)
+        failures += not good
+        tokens = sum(1 for line in text.splitlines() if line)
+        print(
+            f"| agreement, 8 annotators, {name} | {len(text.encode()):,} | {used:,} tags, {tokens:,} tokens | | "
+            f"{seconds:.2f} | {'yes' if within else 'no'} | {verdict(good)} |"
+        )
+    return 1 if failures else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--skip-1mb", action="store_true", help="leave out the three 1 MB requests")
@@ -167,7 +308,10 @@ def main() -> int:
         type=Path,
         help="with --browser: another checkout measured in turns with --checkout (before, then after)",
     )
+    parser.add_argument("--caps", action="store_true", help="requests at the value score's and agreement's caps")
     args = parser.parse_args()
+    if args.caps:
+        return caps_main()
     if args.browser:
         checkouts = [*([args.before.resolve()] if args.before else []), args.checkout.resolve()]
         from space_browser import browser_main  # (it reads this module's server and goals)
@@ -226,10 +370,16 @@ def main() -> int:
             seconds, answer = timed(lambda: client.predict(TINY, "IOB2", "lenient", api_name="/evaluate"))
             heavy_answers = [job.result(timeout=300) for job in jobs]
             heavy_seconds = time.perf_counter() - start
-            good = seconds <= BEHIND_GOAL and str(answer[0]).startswith("Evaluated 1 sentence")
+            good = seconds <= BEHIND_GOAL and str(answer[0]).startswith(TINY_EXPECTED)
             good = good and all(str(a[0]).startswith(c.expected) for a, c in zip(heavy_answers, heavy))
             failures += not good
-            print(f"| {name} | {seconds:.2f} | {heavy_seconds:.2f} | {verdict(good)} |")
+            unexpected = [
+                str(a[0])[:80]
+                for a, c in [(answer, TINY_EXPECTED), *zip(heavy_answers, heavy)]
+                if not str(a[0]).startswith(c if isinstance(c, str) else c.expected)
+            ]
+            note = f" (answered: {unexpected[0]!r})" if unexpected else ""
+            print(f"| {name} | {seconds:.2f} | {heavy_seconds:.2f} | {verdict(good)}{note} |")
 
         time.sleep(0.5)
         sampler.running = False

@@ -18,7 +18,9 @@ MAX_SENTENCES = 10_000  # sentences, or documents of spans
 # side (160,000 pairs, 10 KB) took 43 s and 1.4 GB here, 100 (10,000 pairs) 0.4-0.9 s and 22 MB, 70 (4,900) about
 # 0.2 s and 8 MB. Such a document may hold at most MAX_DOCUMENT_PAIRS overlapping pairs and a request at most
 # MAX_REQUEST_PAIRS in all such documents; more is refused with a message naming the line (the command line
-# pairs any number).
+# pairs any number). Identical entities are now folded into one with their copies (4 documents of 140 x 140 take
+# 0.03 s); the costliest shape found at the caps is entities at random places and lengths, 4 documents of about
+# 5,000 pairs in 0.9-1.3 s with the page's pictures (`python benchmarks/space.py --caps`, load 7).
 MAX_DOCUMENT_PAIRS = 5_000
 MAX_REQUEST_PAIRS = 20_000
 # Grounding string entities in their text (docs/scoring.md §1b) is checked before it runs too: its flow grows with
@@ -47,12 +49,15 @@ MAX_REQUEST_OCCURRENCES = 8_000
 MAX_REQUEST_SEARCH = 50_000_000
 
 # The value score (docs/scoring.md §10) is summed exactly, as fractions: once per entity type for a system's score,
-# once per value cell (scenario, reference type, predicted type) and system when two are compared. Measured here on
-# 760 KB of 30,000 types: evaluating 8.1 s (1.3 s without the value score), comparing 12.4 s (0.6 s); 100 types
-# compared on 540 KB (about 20,000 cells) 2.4 s. With the value control on, a request may hold at most
-# MAX_VALUE_TYPES entity types, and a comparison at most MAX_VALUE_CELLS cells a system (counted before the score).
-MAX_VALUE_TYPES = 2_000
-MAX_VALUE_CELLS = 3_000
+# once per value cell (scenario, reference type, predicted type) and system when two are compared. Before the
+# package summed them by columns (ValueSums), 760 KB of 30,000 types took 8.1 s to evaluate (1.3 s without the value
+# score) and 12.4 s to compare (0.6 s). Now (`python benchmarks/space.py --caps`, the page's answer with its
+# pictures, load 4-5): 1 MB of 10,000 types 2.6 s evaluated (1.8 s without), of 70,124 types 3.5 s (2.8 s); 1 MB of
+# two systems, 42,959 cells a system 1.0 s compared, 35,729 cells 1.6 s, the costliest found 2.1 s (1,694 cells of
+# 30 types; 0.8 s without). With the value control on, a request may hold at most MAX_VALUE_TYPES entity types, and
+# a comparison at most MAX_VALUE_CELLS cells a system (counted before the score).
+MAX_VALUE_TYPES = 10_000
+MAX_VALUE_CELLS = 40_000
 
 # What one answer shows; the scores always cover every sentence. Together these keep an answer under 3 MB
 # whatever the 1 MB input (tokens and types that HTML-escape to six bytes a character are the worst found; the
@@ -109,8 +114,12 @@ COMPARE_CONFIDENCE_LEVEL = 0.95
 MAX_AGREEMENT_ANNOTATORS = 8
 MAX_AGREEMENT_WORK = 1_000_000
 # ... and the labels (distinct tags, or entity types of spans) of all annotators, which the pairs' counts are summed
-# over: 8 annotators on 25,000 tokens took 3 s with 4 types, 7.4 s with 1,000 and 12.6 s with 5,000 here.
-MAX_AGREEMENT_LABELS = 400
+# over: 8 annotators on 25,000 tokens took 3 s with 4 types, 7.4 s with 1,000 and 12.6 s with 5,000 before the
+# package's pooled tally (fastsums); now 8 annotators on 1 MB (18,000-29,000 tokens) take 2.7 s with 4, 3.1 s with
+# 400, 2.8 s with 2,000 and 4.0 s with 5,000 (`python benchmarks/space.py --caps`, load 4-5). The costliest request
+# found is at the work cap with short tags (8 annotators, 35,714 tokens of 4 tags): 1.8-1.9 s of CPU (4.0-6.6 s at
+# load 6-8).
+MAX_AGREEMENT_LABELS = 2_000
 # An uploaded ZIP archive of the annotators' files (space/archives.py: BRAT folders, doccano's export): at most
 # MAX_BYTES packed and as many unpacked (counted as unpacked), in at most MAX_ARCHIVE_FILES files. Writing the files
 # to the temporary folder is most of the cost: 2,000 (BRAT, 2 annotators x 500 documents, or 8 x 125) took 0.4-0.7 s

@@ -2057,10 +2057,10 @@ def test_pairs_caps(monkeypatch, lines, expected):
 
 
 def test_the_pairs_caps_bound_the_pairing_a_request_may_cost():
-    # The costliest shape found at a given number of overlapping pairs is k x k identical entities (cost ~ k^3):
-    # the caps let through at most MAX_REQUEST_PAIRS / MAX_DOCUMENT_PAIRS documents of sqrt(MAX_DOCUMENT_PAIRS)
-    # such entities a side. Measured here: 70 x 70 in about 0.2-0.5 s and 8 MB, against 43 s and 1.4 GB for the
-    # 400 x 400 that the Space used to accept.
+    # k x k identical entities were the costliest shape at a given number of overlapping pairs (cost ~ k^3) until
+    # the package folded copies: the caps let through at most MAX_REQUEST_PAIRS / MAX_DOCUMENT_PAIRS documents of
+    # sqrt(MAX_DOCUMENT_PAIRS) such entities a side. Measured here: 70 x 70 in about 0.2-0.5 s and 8 MB, against
+    # 43 s and 1.4 GB for the 400 x 400 that the Space used to accept (the costliest shape now: space/caps.py).
     side = int(caps.MAX_DOCUMENT_PAIRS**0.5)
     assert side * side <= caps.MAX_DOCUMENT_PAIRS < (side + 1) ** 2 and side == 70
     assert caps.MAX_REQUEST_PAIRS // caps.MAX_DOCUMENT_PAIRS == 4
