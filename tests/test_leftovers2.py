@@ -8,6 +8,7 @@ import re
 
 import pytest
 from test_frontfix import _PREDICTIONS, _REFERENCES, _TOKENS, _added
+from test_msgfix import PARIS, REFERENCES
 
 from nerscore import Accumulator, Options, compute_semeval
 from nerscore.compute import count_batch
@@ -64,3 +65,23 @@ def test_accumulators_of_different_options_name_the_option_and_both_values() -> 
         Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
     with pytest.raises(ValueError, match=r"\(min_overlap=None on the left, 0.5 on the right\); expected the same"):
         Accumulator.of() + Accumulator.of(min_overlap=0.5)
+
+
+# The warning of predictions written (text, type) named its sentence within the batch read: an Accumulator's third
+# batch's first sentence was "sentence 0", where its errors say "sentence 4".
+SWAPPED_BATCH = {"texts": PARIS, "references": REFERENCES, "predictions": [[("Paris", "LOC")], [("Ada", "PER")]]}
+
+
+@pytest.mark.parametrize("grounded", [False, True], ids=["update", "ground"])
+def test_the_swapped_warning_numbers_sentences_as_the_whole_input_does(grounded: bool) -> None:
+    accumulator = Accumulator.of().update(texts=PARIS, references=REFERENCES, predictions=REFERENCES)
+    accumulator = accumulator.update(texts=PARIS, references=REFERENCES, predictions=REFERENCES)
+    with pytest.warns(UserWarning, match=r"^predictions, sentence 4, entity 0: found \('Paris', 'LOC'\)"):
+        if grounded:
+            accumulator.update_grounded(accumulator.ground(**SWAPPED_BATCH))
+        else:
+            accumulator.update(**SWAPPED_BATCH)
+    with pytest.raises(ValueError, match=r"^references, sentence 5, entity 0"):  # (as an error names them)
+        accumulator.update(**{**SWAPPED_BATCH, "references": [[], [("PER", "Zed")]]})
+    with pytest.warns(UserWarning, match=r"^predictions, sentence 0, entity 0"):  # (no batch before: as it was)
+        Accumulator.of().update(**SWAPPED_BATCH)
