@@ -33,8 +33,8 @@ from .compute import (
     with_ungrounded_key,
 )
 from .errors import numbered_after, shown
-from .forms.batches import measured_batches
-from .forms.inputs import as_list, rows_of
+from .forms.batches import measured_batches, refuse_pair_rows
+from .forms.inputs import TAGS, as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .grouping import joined_runs, merged_runs
@@ -307,10 +307,8 @@ class Accumulator:
         if not isinstance(other, Accumulator):
             return NotImplemented  # Python's "unsupported operand type(s) for +", naming both types
         if (differs := _differing(self.options, other.options)) is not None:
-            raise ValueError(
-                "found accumulators of different options ({}={} on the left, {} on the right); expected the same "
-                "options on both sides".format(*differs)
-            )
+            problem = "found accumulators of different options ({}={} on the left, {} on the right)".format(*differs)
+            raise ValueError(f"{problem}; expected the same options on both sides")
         if other.ordered != self.ordered:  # (the sentences of one side were lost from `in_order`, or "documents")
             raise ValueError("found an accumulator with ordered=True and one without; expected the same on both sides")
         if self.tally is None:
@@ -442,8 +440,8 @@ def without_tokens(tally: Tally) -> Tally:
 
 
 def _differing(first: Options, second: Options) -> tuple[str, str, str] | None:
-    """The first option that differs between two options, as its name and both values, or None: `labels` holding
-    the same types in another order add up (the types kept are a set; the per-type keys' order is the first's)."""
+    """The first option that differs between two options, as its name and both values, or None (`labels` of the
+    same types in another order add up: the types kept are a set, the per-type keys' order the first's)."""
     return None if first is second else differing(first, second)
 
 
@@ -458,6 +456,8 @@ def _counted(
     rows with `return_entities`, its columns as scored and its number of sentences."""
     predictions, references, form, sentence_lengths = measured_batches(predictions, references)
     checked = checked_columns(columns, len(references))
+    if form == TAGS and checked.texts is not None:  # (texts, which strings need: a list of two is their pair)
+        refuse_pair_rows(predictions, references, texts=True)
     scored = scored_columns(predictions, references, form, options, checked, sentence_lengths)
     entities = None
     rows: list[Row] | Pairs | None  # with return_entities: the table of pairs, or for strings its rows

@@ -85,3 +85,34 @@ def test_the_swapped_warning_numbers_sentences_as_the_whole_input_does(grounded:
         accumulator.update(**{**SWAPPED_BATCH, "references": [[], [("PER", "Zed")]]})
     with pytest.warns(UserWarning, match=r"^predictions, sentence 0, entity 0"):  # (no batch before: as it was)
         Accumulator.of().update(**SWAPPED_BATCH)
+
+
+# With texts= (which string entities need and tags do not), a sentence of two strings that are no tags is a (type,
+# text) pair as JSON writes it (§1b), left unwrapped: it was refused as the tag "PER" without a prefix, which says
+# nothing of string entities. Without texts it is as likely two tags without their prefixes, said as such
+# (test_msgfix). Each case: both sides, the texts, and the sentence named.
+PAIRS_AS_SENTENCES = {
+    "a-pair": ([["PER", "John"]], ["John"], 0),
+    "pairs-after-an-empty-sentence": ([[], ["PER", "John"], ["LOC", "Paris"]], ["", "John", "Paris"], 1),
+    "a-type-written-as-a-tag": ([["B-PER", "John"]], ["John"], 0),
+}
+
+
+@pytest.mark.parametrize(("sentences", "texts", "sentence"), PAIRS_AS_SENTENCES.values(), ids=list(PAIRS_AS_SENTENCES))
+def test_a_sentence_of_a_type_and_a_text_beside_texts_is_an_unwrapped_pair(
+    sentences: list, texts: list, sentence: int
+) -> None:
+    message = (
+        rf"^predictions, sentence {sentence}: found the entity {re.escape(repr(sentences[sentence]))} where a batch "
+        r"holds one list per sentence; expected a list of entity lists \(for one sentence, \[entities\]\)$"
+    )
+    with pytest.raises(ValueError, match=message):
+        compute_semeval(predictions=sentences, references=sentences, texts=texts)
+    wrapped = [[tuple(entity)] if entity else [] for entity in sentences]  # (the fix it names scores)
+    assert compute_semeval(predictions=wrapped, references=wrapped, texts=texts)["strict_f1"] == 1.0
+
+
+def test_tags_beside_texts_are_still_read_as_tags() -> None:
+    assert compute_semeval(predictions=[["B-PER", "O"]], references=[["B-PER", "O"]], texts=["Ada"])["strict_f1"] == 1
+    with pytest.raises(ValueError, match=r"^predictions, sentence 0, token 1: found tag 'X', which has no prefix"):
+        compute_semeval(predictions=[["B-PER", "X", "O"]], references=[["B-PER", "O", "O"]], texts=["Ada"])
