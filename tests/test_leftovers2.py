@@ -4,14 +4,19 @@ failed on the code before its fix."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
+from test_agreement_files import label_studio_task
 from test_frontfix import _PREDICTIONS, _REFERENCES, _TOKENS, _added
 from test_msgfix import PARIS, REFERENCES
 
-from nerscore import Accumulator, Options, compute_semeval
+from nerscore import Accumulator, Options, agreement, compute_semeval
 from nerscore.compute import count_batch
+from nerscore.files.annotator_exports import read_doccano_annotators, read_label_studio_annotators
+from nerscore.files.annotator_readers import read_conll_annotators, read_jsonl_annotators
 from nerscore.forms.inputs import SPANS, STRINGS
 from nerscore.table.columns import Columns
 
@@ -116,3 +121,65 @@ def test_tags_beside_texts_are_still_read_as_tags() -> None:
     assert compute_semeval(predictions=[["B-PER", "O"]], references=[["B-PER", "O"]], texts=["Ada"])["strict_f1"] == 1
     with pytest.raises(ValueError, match=r"^predictions, sentence 0, token 1: found tag 'X', which has no prefix"):
         compute_semeval(predictions=[["B-PER", "X", "O"]], references=[["B-PER", "O", "O"]], texts=["Ada"])
+
+
+# An annotator's name of white space alone names no one in a report or a pair's dict, as an empty one (refused by
+# the readers of names and by the Space); it was accepted everywhere, and agreement() took '' too.
+@pytest.mark.parametrize("name", ["", " ", "\t", "\u3000"], ids=["empty", "a-space", "a-tab", "an-ideographic-space"])
+def test_agreement_refuses_a_blank_annotator_name(name: str) -> None:
+    with pytest.raises(ValueError, match=f"^found the annotator name {re.escape(repr(name))}; expected a non-empty"):
+        agreement({"ann": [["B-PER"]], name: [["B-PER"]]})
+
+
+BLANK_NAMES_IN_FILES = {
+    "conll-names": (
+        "a.conll",
+        "Ada B-PER B-PER\n",
+        lambda path: read_conll_annotators([path], names=["ann", "  "]),
+        r"^names holds '  '; expected each name a non-empty string \(not white space alone\)$",
+    ),
+    "label-studio-completed-by": (
+        "ls.json",
+        json.dumps([label_studio_task(1, "Ada", [(" ", [(0, 3, "PER")]), ("ben", [])])]),
+        read_label_studio_annotators,
+        r"ls\.json:\d+: task 0 \(id 1\), annotations\[0\] has completed_by ' '; expected the annotator's id$",
+    ),
+    "label-studio-email": (
+        "ls.json",
+        json.dumps([label_studio_task(1, "Ada", [({"email": "\t"}, []), ("ben", [])])]),
+        read_label_studio_annotators,
+        r"annotations\[0\] has completed_by \{'email': '\\t'\}; expected the annotator's id$",
+    ),
+    "jsonl-annotations": (
+        "a.jsonl",
+        '{"annotations": {"ann": [], "ben": []}}\n{"annotations": {"ann": [], " ": []}}\n',
+        read_jsonl_annotators,
+        r"a\.jsonl:2: found the annotator name ' '; expected a non-empty name \(not white space alone\)$",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "read", "message"), BLANK_NAMES_IN_FILES.values(), ids=list(BLANK_NAMES_IN_FILES)
+)
+def test_the_readers_refuse_a_blank_annotator_name(name, content, read, message, tmp_path: Path) -> None:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        read(path)
+
+
+# Two empty doccano exports scored zeros (agreement on nothing): a file of no line is no export, as an empty BRAT
+# folder (refused) and a Label Studio export of no task ("found 0 annotator", test_clifix2) are none.
+def test_an_empty_doccano_file_is_refused_at_its_file(tmp_path: Path) -> None:
+    empty, other = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    empty.write_text("", encoding="utf-8")
+    other.write_text("\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=rf"^{re.escape(str(empty))}: holds no line; expected doccano's JSONL export"):
+        read_doccano_annotators([empty, other])
+    with pytest.raises(ValueError, match=rf"^{re.escape(str(other))}: holds no line"):  # (blank lines are none)
+        read_doccano_annotators([other, empty])
+    one = json.dumps({"text": "Ada", "label": []}) + "\n"  # (a document of no entity is an export)
+    empty.write_text(one, encoding="utf-8")
+    other.write_text(one, encoding="utf-8")
+    assert list(read_doccano_annotators([empty, other]).annotations.values()) == [[[]], [[]]]
