@@ -170,9 +170,10 @@ def by_annotator(documents: list[dict[str, Any]]) -> dict[str, list[Any]]:
 
 
 def check_annotators(seen: dict[str, None], name: str, most: int | None, source: str, line: int) -> None:
-    """`name` added to the annotators `seen`; a `ConllError` at `line` where it is blank (`blank_name`) or one more
-    than `most`."""
-    if name not in seen and blank_name(name):
+    """`name` added to the annotators `seen`; a `ConllError` at `line` where it is white space alone or one more
+    than `most`. (An empty name is left to the caller: the Space names its annotator's number, `agreement` refuses
+    it.)"""
+    if name not in seen and name.isspace():
         raise ConllError(source, line, f"found the annotator name {shown(name)}; expected a non-empty name{_NOT_BLANK}")
     if most is not None and name not in seen and len(seen) >= most:
         raise ConllError(source, line, f"found annotator {shown(name)} after {most} others; expected at most {most}")
