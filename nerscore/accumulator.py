@@ -33,13 +33,13 @@ from .compute import (
     with_ungrounded_key,
 )
 from .errors import numbered_after, shown
-from .forms.batches import measured_batches
-from .forms.inputs import as_list, rows_of
+from .forms.batches import measured_batches, refuse_pair_rows
+from .forms.inputs import TAGS, as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .grouping import joined_runs, merged_runs
 from .option_checks import OVERLAP, check_flag, check_slices_read
-from .options import Options, check_accumulator
+from .options import Options, check_accumulator, differing
 from .pairing.rules import SCENARIOS
 from .result_scores import reported_rows
 from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked
@@ -260,7 +260,7 @@ class Accumulator:
         rows and order are those options' (normalize, labels, pairing, return_entities)."""
         if not isinstance(grounded, StringSpans):  # (AttributeError: no attribute 'options')
             raise ValueError(f"found {shown(grounded)}; expected the grounded batch Accumulator.ground returns")
-        if grounded.options is not None and not _alike(grounded.options, self.options):
+        if grounded.options is not None and _differing(grounded.options, self.options) is not None:
             raise ValueError(
                 "found a batch grounded under other options than this accumulator's; expected one grounded by its "
                 "own ground(), which grounds as its options say"
@@ -306,8 +306,9 @@ class Accumulator:
     def __add__(self, other: Accumulator) -> Accumulator:
         if not isinstance(other, Accumulator):
             return NotImplemented  # Python's "unsupported operand type(s) for +", naming both types
-        if not _alike(self.options, other.options):
-            raise ValueError("found accumulators of different options; expected the same options on both sides")
+        if (differs := _differing(self.options, other.options)) is not None:
+            problem = "found accumulators of different options ({}={} on the left, {} on the right)".format(*differs)
+            raise ValueError(f"{problem}; expected the same options on both sides")
         if other.ordered != self.ordered:  # (the sentences of one side were lost from `in_order`, or "documents")
             raise ValueError("found an accumulator with ordered=True and one without; expected the same on both sides")
         if self.tally is None:
@@ -438,12 +439,10 @@ def without_tokens(tally: Tally) -> Tally:
     return replace(tally, tokens=None)  # a Tally, not Options (tests/test_options.py)
 
 
-def _alike(first: Options, second: Options) -> bool:
-    """Whether batches counted under two options add up: equal options, but for `labels` holding the same types
-    in another order (the types kept are a set; the per-type keys' order is the first's, `Accumulator.__add__`)."""
-    if first.labels is not None and second.labels is not None and set(first.labels) == set(second.labels):
-        return first.evolve(labels=second.labels) == second
-    return first == second
+def _differing(first: Options, second: Options) -> tuple[str, str, str] | None:
+    """The first option that differs between two options, as its name and both values, or None (`labels` of the
+    same types in another order add up: the types kept are a set, the per-type keys' order the first's)."""
+    return None if first is second else differing(first, second)
 
 
 def _counted(
@@ -457,6 +456,8 @@ def _counted(
     rows with `return_entities`, its columns as scored and its number of sentences."""
     predictions, references, form, sentence_lengths = measured_batches(predictions, references)
     checked = checked_columns(columns, len(references))
+    if form == TAGS and checked.texts is not None:  # (texts, which strings need: a list of two is their pair)
+        refuse_pair_rows(predictions, references, texts=True)
     scored = scored_columns(predictions, references, form, options, checked, sentence_lengths)
     entities = None
     rows: list[Row] | Pairs | None  # with return_entities: the table of pairs, or for strings its rows

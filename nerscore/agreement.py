@@ -26,6 +26,7 @@ from .accumulator import Accumulator
 from .agreement_inputs import Annotator, check_token_counts, common_form, read_annotations
 from .agreement_intervals import intervals
 from .agreement_units import UnitLabels, coded_tags, id_batches, span_labels, tag_labels
+from .errors import shown
 from .forms.inputs import IDS, SPANS, STRINGS, TAGS
 from .option_checks import HIPE
 from .options import Options
@@ -79,6 +80,8 @@ def agreement(
             f"agreement takes no {', '.join(refused)}: score a pair of annotators with compute_semeval for slices"
         )
     annotators = read_annotations(annotations)
+    if (blank := next((one.name for one in annotators if blank_name(one.name)), None)) is not None:
+        raise ValueError(f"found the annotator name {shown(blank)}; expected a non-empty name (not white space alone)")
     sentences = len(annotators[0].present)
     # The columns checked as compute_semeval checks them (one value per sentence, each value's form located), and
     # kept as checked: a document numpy gives (np.array(1)) is its int there, unhashable as given.
@@ -115,6 +118,12 @@ def agreement(
     if keep:
         result.update(intervals(result, accumulators, units, checked, given, annotators))
     return result
+
+
+def blank_name(name: str) -> bool:
+    """Whether an annotator's name is empty or white space alone (`' '`, a tab), which names no one in a report or
+    a pair's dict: refused here and by every reader of annotators' names (the Space's refused only '')."""
+    return not name or name.isspace()
 
 
 def _coefficients(units: UnitLabels, pair_results: list[dict[str, Any]], options: Options) -> dict[str, Any]:

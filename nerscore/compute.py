@@ -382,6 +382,7 @@ def count_batch(
         counted = _sliced_by_lengths(counted, options, columns, keep_sentences, lengths)
     # The table, not its rows: `entity_dicts_of` makes the `entities` dicts from its columns.
     table = counted.rows[0] if options.return_entities else None
+    counted = counted._replace(counted_with=options)  # what `Accumulator.add` compares with its own
     return _checked_counted(counted, form, columns, (references, predictions), bool(options.labels)), table
 
 
@@ -505,4 +506,4 @@ def count_grounded(
         assert rows is not None and grounded.grounded is not None  # return_entities: the table's rows
         partners = value_partners(rows, options) if options.value is not None else None
         entities = entity_dicts(rows, grounded.grounded, grounded.texts, options.evaluation_schemes, partners)
-    return counted._replace(tally=tally), rows, entities
+    return counted._replace(tally=tally, counted_with=options), rows, entities  # (its spans: labels=None, above)

@@ -4,6 +4,7 @@ input past the memory this process has free (`refuse_past_free_memory`), which e
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
@@ -192,16 +193,29 @@ def refuse_other_types(names: str, values: Iterable[Any], kinds: Iterable[type |
             raise InvalidInputError(f"{name} is {shown(value)} ({type(value).__name__}); expected a {expected} or None")
 
 
+# The sentences of the batches added before the one read (`numbered_after`, summed where they nest): a warning about
+# a sentence of it names the sentence among them all (`numbered`), as an error does.
+_SENTENCES_BEFORE: contextvars.ContextVar[int] = contextvars.ContextVar("sentences_before", default=0)
+
+
 @contextlib.contextmanager
 def numbered_after(sentences: int) -> Iterator[None]:
     """A batch read within, after `sentences` sentences of the batches added before it (an `Accumulator`'s, the
     evaluate module's stored ones): an `InvalidInputError` that names a sentence of it names it among them all."""
+    before = _SENTENCES_BEFORE.set(_SENTENCES_BEFORE.get() + sentences)
     try:
         yield
     except InvalidInputError as error:
         if error.sentence is None or not sentences:
             raise
         raise error.at(sentence=sentences + error.sentence) from None
+    finally:
+        _SENTENCES_BEFORE.reset(before)
+
+
+def numbered(sentence: int) -> int:
+    """A sentence of the batch being read (within `numbered_after`) numbered among those of every batch added."""
+    return _SENTENCES_BEFORE.get() + sentence
 
 
 def free_memory() -> int | None:

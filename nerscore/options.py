@@ -372,6 +372,27 @@ OPTION_NAMES = tuple(SPECS)
 _DEFAULTS: dict[str, Any] = {field.name: field.default for field in dataclasses.fields(Options)}
 # The options that describe tags (`Spec.tags`), which `check_span_options` refuses with spans.
 TAG_OPTIONS = tuple(name for name, spec in SPECS.items() if spec.tags)
+# The options that change what a batch counts, but for those `ADDING` asks to be counted (whose counts
+# `result_scores.counted_without` looks for) and the partial scheme's share of a point (applied to the counts): batches
+# counted under other values of these count other things, which added together would silently mix (`Accumulator.add`).
+COUNTING_OPTIONS = tuple(name for name in SPECS if name not in (*Options.REPORTED, *Options.ADDING, "partial_credit"))
+
+
+def differing(first: Options, second: Options, names: Iterable[str] = OPTION_NAMES) -> tuple[str, str, str] | None:
+    """The first of `names` whose values differ between two options, as the name and each one's value as a message
+    writes it, or None: `labels` that hold the same types in another order are alike (the types kept are a set)."""
+    for name in names:
+        one, other = getattr(first, name), getattr(second, name)
+        if name == "labels" and one is not None and other is not None and set(one) == set(other):
+            continue
+        if one != other:
+            return name, _written(one), _written(other)
+    return None
+
+
+def _written(value: Any) -> str:
+    """An option's value as a message writes it: a `Scheme` by its name."""
+    return repr(value.name) if isinstance(value, Scheme) else shown(value)
 
 
 def in_words(names: Iterable[str]) -> str:

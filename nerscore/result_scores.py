@@ -18,7 +18,7 @@ import numpy as np
 from .errors import InvalidInputError, is_collection, shown
 from .measures import Rule
 from .option_checks import OVERLAP, Weights, check_evaluation_schemes, refuse_a_mapping
-from .options import EVALUATION_SCHEMES, Options
+from .options import COUNTING_OPTIONS, EVALUATION_SCHEMES, Options, differing
 from .pairing.rules import scenario_of
 from .pairing.value import WeightTable
 from .schemes import OUTSIDE
@@ -209,7 +209,9 @@ def counted_without(counted: Counted, options: Options, keep_sentences: bool) ->
     """The first of what the result of `options` (and with `keep_sentences`, an `Accumulator`'s units) reads of a
     batch's counts that `counted` lacks, as the option it was counted without, or None: read off the fields each
     option fills (an empty batch's too). Added, a batch counted without one would count as none of it: intervals
-    of no width (no sentence's counts), a value of 0.0, no diagnostics (`Accumulator.add`)."""
+    of no width (no sentence's counts), a value of 0.0, no diagnostics (`Accumulator.add`). One counted (by
+    `compute.count_batch`) under another value of an option that changes counts lacks that value: added, its counts
+    would silently mix with those of other things (another scheme's entities, other types, another overlap)."""
     tally, slices = counted.tally, set(() if counted.slices is None else counted.slices.names)
     lacking = (
         ("keep_sentences=True", keep_sentences and counted.per_sentence is None),
@@ -219,7 +221,12 @@ def counted_without(counted: Counted, options: Options, keep_sentences: bool) ->
         ("errors", bool(options.errors) and tally.errors is None),
         (f"slices={list(options.slices)}", not slices.issuperset(options.slices)),
     )
-    return next((name for name, lacks in lacking if lacks), None)
+    if (found := next((name for name, lacks in lacking if lacks), None)) is not None:
+        return found
+    if counted.counted_with is None or counted.counted_with is options:  # (a batch made by hand: not told)
+        return None
+    differs = differing(counted.counted_with, options, COUNTING_OPTIONS)
+    return None if differs is None else "{0}={2} (it was counted with {0}={1})".format(*differs)
 
 
 def cost_scale(weights: Weights) -> float:

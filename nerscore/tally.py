@@ -17,7 +17,7 @@ import numpy as np
 
 from .error_table import CodedCounts, ErrorKey, added_errors
 from .measures import EXACT_FLOATS, possible_actual
-from .options import EVALUATION_SCHEMES
+from .options import EVALUATION_SCHEMES, Options
 from .pairing.rules import SCENARIO_INDEX, SCENARIOS, scenario_of
 from .span import Span
 
@@ -507,3 +507,4 @@ class Counted(NamedTuple):
     # With `value` and `return_entities`: the value pairing's own table (`pairs.Pairs`, §10) that the tally was
     # reduced from, from which the `entities` rows take their partners (`compute.value_partner_dicts`).
     value_pairs: Any = None
+    counted_with: Options | None = None  # the options it was counted with (count_batch), which Accumulator.add compares

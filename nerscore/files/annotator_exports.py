@@ -11,6 +11,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from ..agreement import blank_name
 from ..errors import shown
 from ..option_checks import is_id
 from .annotations import cancelled, export_task, json_list_items, regions
@@ -35,7 +36,7 @@ def _annotator_of(annotation: dict[str, Any]) -> str | None:
     who = annotation.get("completed_by")
     if isinstance(who, dict):
         who = who.get("email") or who.get("id")
-    if isinstance(who, str) and who:
+    if isinstance(who, str) and not blank_name(who):
         return who
     return str(who) if is_id(who) else None
 
@@ -65,8 +66,10 @@ def read_label_studio_annotators(
                 continue
             who = _annotator_of(annotation)
             if who is None:
+                given = annotation.get("completed_by")
+                named = "no completed_by" if given is None else f"completed_by {shown(given)}"
                 raise ConllError(
-                    source, line, f"{where}, annotations[{number}] has no completed_by; expected the annotator's id"
+                    source, line, f"{where}, annotations[{number}] has {named}; expected the annotator's id"
                 )
             check_annotators(seen, who, max_annotators, source, line)
             if who in found:
@@ -162,6 +165,8 @@ def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> Annotato
                 f"text {shown(text[:40])} differs from {first}:{first_lines[apart]}'s {shown(expected[:40])}; "
                 "expected every annotator's file to hold the same texts in the same order",
             )
+        if not lines:  # (two empty files scored zeros: agreement on nothing, where a file was not the export)
+            raise ConllError(source, None, f"holds no line; expected {_DOCCANO}")
         annotations[unique_name(annotations, os.path.basename(source))] = entities
         places.append([f"{source}:{line}" for line in lines])
     return AnnotatorBatches(annotations, texts, None, [f"{first}:{line}" for line in first_lines], tuple(places))

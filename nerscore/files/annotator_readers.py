@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
+from ..agreement import blank_name
 from ..errors import is_collection, shown
 from ..span import Span, listed
 from .annotations import read_brat_beside, read_brat_file, same_brat_names
@@ -32,16 +33,22 @@ class AnnotatorBatches(NamedTuple):
     places: tuple[list[str], ...] | None = None
 
 
+# What a name of white space alone lacks (`agreement.blank_name`): shown in a report, it names no one.
+_NOT_BLANK = " (not white space alone)"
+
+
 # -- CoNLL ----------------------------------------------------------------------------------------------------------
 
 
 def checked_names(names: Any, argument: str = "names") -> list[str]:
     """`read_conll_annotators`' names (or `ner-semeval agreement --names`, `argument`) as a list of distinct
-    non-empty strings: annotators are a dict by name, so a name given twice would keep one of the two silently."""
+    non-empty strings: annotators are a dict by name, so a name given twice would keep one of the two silently.
+    A name of white space alone names no one (`blank_name`), as an empty one."""
     given = listed(argument, names, "the annotators' names, a list of strings")
     for name in given:
-        if not isinstance(name, str) or not name:
-            raise ValueError(f"{argument} holds {shown(name)}; expected each name a non-empty string")
+        if not isinstance(name, str) or blank_name(name):
+            blank = _NOT_BLANK if isinstance(name, str) and name else ""  # (white space: "non-empty" is not enough)
+            raise ValueError(f"{argument} holds {shown(name)}; expected each name a non-empty string{blank}")
     distinct: set[str] = set()
     for name in given:
         if name in distinct:
@@ -163,7 +170,11 @@ def by_annotator(documents: list[dict[str, Any]]) -> dict[str, list[Any]]:
 
 
 def check_annotators(seen: dict[str, None], name: str, most: int | None, source: str, line: int) -> None:
-    """`name` added to the annotators `seen`; a `ConllError` at `line` where it is one more than `most`."""
+    """`name` added to the annotators `seen`; a `ConllError` at `line` where it is white space alone or one more
+    than `most`. (An empty name is left to the caller: the Space names its annotator's number, `agreement` refuses
+    it.)"""
+    if name not in seen and name.isspace():
+        raise ConllError(source, line, f"found the annotator name {shown(name)}; expected a non-empty name{_NOT_BLANK}")
     if most is not None and name not in seen and len(seen) >= most:
         raise ConllError(source, line, f"found annotator {shown(name)} after {most} others; expected at most {most}")
     seen[name] = None

@@ -52,14 +52,16 @@ def refuse_float_ids(predictions: Batch, references: Batch) -> None:
         raise InvalidInputError(problem, "references", located[0], 0)
 
 
-def refuse_pair_rows(predictions: Batch, references: Batch) -> None:
+def refuse_pair_rows(predictions: Batch, references: Batch, texts: bool = False) -> None:
     """Of a batch read as tags, a side whose first row is a (type, text) tuple that is no two tags: one sentence's
     string entities not wrapped in a list (`[("PER", "Ada")]` for `[[("PER", "Ada")]]`), which read as a
-    sentence of the tags "PER" and "Ada" and failed as a tag without a prefix. Tuples alone: a list of two
-    strings is as likely a sentence of two tags without their prefixes (["PER", "LOC"]), said as such."""
+    sentence of the tags "PER" and "Ada" and failed as a tag without a prefix. Without `texts` (given beside the
+    batch), tuples alone: a list of two strings is as likely a sentence of two tags without their prefixes
+    (["PER", "LOC"]), said as such; with them, which string entities need and tags do not, it is the JSON pair
+    (docs/scoring.md §1b: `[["PER", "Ada"]]` was refused as the tag "PER" without a prefix)."""
     for side, batch in (("predictions", predictions), ("references", references)):
-        located = first_located(batch)
-        if located is not None and isinstance(row := batch[located[0]], tuple) and not all_tags(row[1:]):
+        located, kinds = first_located(batch), (tuple, list) if texts else tuple
+        if located is not None and isinstance(row := batch[located[0]], kinds) and not all_tags(row[1:]):
             refuse_entity_row(row, side, located[0])
 
 

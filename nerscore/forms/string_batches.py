@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..decoding import kept_types
-from ..errors import InvalidInputError, shown
+from ..errors import InvalidInputError, numbered, shown
 from ..grouping import owners
 from ..option_checks import EVALUATION_SCHEMES, HIPE
 from ..options import Options
@@ -301,7 +301,8 @@ def warn_swapped(predictions: list[list], references: list[list], options: Optio
         "predictions read so, each left ungrounded and counted spurious (or left out by labels); a string entity "
         f"is (type, text): pass {shown(fix)}"
     )
-    where = InvalidInputError(problem, "predictions", sentence, entity=index)  # (its message: where, then what)
+    # (its message: where, then what; the sentence numbered as the user's whole input counts it, as an error's)
+    where = InvalidInputError(problem, "predictions", numbered(sentence), entity=index)
     warnings.warn(str(where), UserWarning, stacklevel=_caller_level())
 
 
