@@ -39,7 +39,8 @@ def read_annotations(annotations: Mapping[str, Any]) -> list[Annotator]:
         )
     if len(annotations) < 2:
         names = ", ".join(map(repr, annotations)) or "none"
-        raise ValueError(f"found {len(annotations)} annotator ({names}); expected at least two to compare")
+        noun = "annotator" if len(annotations) == 1 else "annotators"
+        raise ValueError(f"found {len(annotations)} {noun} ({names}); expected at least two to compare")
     read = []
     for name, batch in annotations.items():
         if not isinstance(name, str):

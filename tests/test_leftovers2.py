@@ -172,7 +172,7 @@ def test_the_readers_refuse_a_blank_annotator_name(name, content, read, message,
 
 
 # Two empty doccano exports scored zeros (agreement on nothing): a file of no line is no export, as an empty BRAT
-# folder (refused) and a Label Studio export of no task ("found 0 annotator", test_clifix2) are none.
+# folder (refused) and a Label Studio export of no task ("found 0 annotators", test_clifix2) are none.
 def test_an_empty_doccano_file_is_refused_at_its_file(tmp_path: Path) -> None:
     empty, other = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     empty.write_text("", encoding="utf-8")

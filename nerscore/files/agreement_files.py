@@ -255,7 +255,8 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
             raise ConllError(
                 args.paths[0],
                 None,
-                f"found {len(read.annotations)} annotator ({found}); expected at least two to compare, "
+                f"found {len(read.annotations)} annotator{'' if len(read.annotations) == 1 else 's'} ({found}); "
+                f"expected at least two to compare, "
                 f"{_ANNOTATORS_TOLD[form]}",
             )
         if args.names is not None:
