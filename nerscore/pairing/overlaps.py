@@ -47,8 +47,21 @@ def kept_pairs(
     """`overlap_edges` of entities as arrays, each side sorted by start: the (reference, prediction) index pairs
     that share a position (`staircase.overlapping_pairs`), with `min_overlap` those that share enough of the
     reference (`overlap_kept`), the shared extents worked out only then."""
-    i, j = overlapping_pairs(r_start, r_end, p_start, p_end)
-    if min_overlap is None:
+    return kept_edges(*overlapping_pairs(r_start, r_end, p_start, p_end), r_start, r_end, p_start, p_end, min_overlap)
+
+
+def kept_edges(
+    i: np.ndarray,
+    j: np.ndarray,
+    r_start: np.ndarray,
+    r_end: np.ndarray,
+    p_start: np.ndarray,
+    p_end: np.ndarray,
+    min_overlap: float | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The overlapping (reference i, prediction j) index pairs that share enough of the reference with
+    `min_overlap` (`overlap_kept`; all of them without)."""
+    if min_overlap is None or not len(i):
         return i, j
     keep = overlap_kept(
         np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j]), r_end[i] - r_start[i], min_overlap

@@ -21,7 +21,8 @@ from ..errors import located
 from ..grouping import key_counts, ranges
 from ..option_checks import OVERLAP
 from ..options import Options
-from ..pairing.rules import SCENARIOS, Scenario, overlap_kept, scenario_codes
+from ..pairing.overlaps import kept_edges
+from ..pairing.rules import SCENARIOS, Scenario, scenario_codes
 from ..pairing.value import WeightTable, value_pair
 from ..pairing.value_arrays import value_nested
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
@@ -270,13 +271,9 @@ def value_flat(
     none = np.int64(-1)
     first = np.searchsorted(predictions.end, references.start, side="right")
     degree = np.searchsorted(predictions.start, references.end, side="left") - first
-    edge_r, edge_p = ranges(first, degree)
-    if min_overlap is not None and len(edge_r):
-        shared = np.minimum(references.end[edge_r], predictions.end[edge_p]) - np.maximum(
-            references.start[edge_r], predictions.start[edge_p]
-        )
-        kept = overlap_kept(shared, references.end[edge_r] - references.start[edge_r], min_overlap)
-        edge_r, edge_p = edge_r[kept], edge_p[kept]
+    edge_r, edge_p = kept_edges(
+        *ranges(first, degree), references.start, references.end, predictions.start, predictions.end, min_overlap
+    )
     degree_r = np.bincount(edge_r, minlength=len(references.start))
     degree_p = np.bincount(edge_p, minlength=len(predictions.start))
     simple = (degree_r[edge_r] == 1) & (degree_p[edge_p] == 1)
