@@ -861,7 +861,7 @@ def test_the_seen_slice_makes_texts_of_several_tokens_only_where_seen_may_hold_t
     seen = frozenset(draw.draw(st.sets(st.sampled_from(ODD_SEEN))))
     options = Options.of(slices=["seen"], seen=seen)
     columns = Columns.of(len(references), tokens=tokens)
-    rows = readable.tag_rows(predictions, references, False, options)
+    rows = readable.tag_rows_and_facts(predictions, references, False, options)[0]
     pairs = readable.reduction(rows, len(references), options, columns).pairs
     every, lazy = slices.row_texts(pairs, columns), slices.row_texts(pairs, columns, seen)
     made = slices.count_slices(pairs, options, columns, None, False, every)

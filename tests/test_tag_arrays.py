@@ -277,7 +277,7 @@ def test_tag_tables_are_the_readable_tables(scheme: str, data: st.DataObject) ->
     with mock.patch.object(tag_arrays, "_CHUNK_TOKENS", chunk_tokens):
         made = tag_arrays.tag_pairs(predictions, references, False, options)
     assert made is not None
-    rows = readable_path.tag_rows(predictions, references, False, options)
+    rows = readable_path.tag_rows_and_facts(predictions, references, False, options)[0]
     assert_same_tables(made[0], rows, len(references), options)
 
 
@@ -290,7 +290,7 @@ def test_id_tables_are_the_readable_tables(scheme: str, data: st.DataObject) -> 
     options = ns.Options.of(scheme=scheme, mode=data.draw(st.sampled_from(ns.MODES)), label_list=label_list, value=True)
     made = tag_arrays.tag_pairs(id_predictions, id_references, True, options)
     assert made is not None
-    rows = readable_path.tag_rows(id_predictions, id_references, True, options)
+    rows = readable_path.tag_rows_and_facts(id_predictions, id_references, True, options)[0]
     assert_same_tables(made[0], rows, len(id_references), options)
 
 

@@ -51,11 +51,6 @@ def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: O
     return reducers.tally(reduction(rows, len(references), options), reducers.token_counts(facts)), rows
 
 
-def tag_rows(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> list[Row]:
-    """The rows of a batch of tags or ids (`tag_rows_and_facts`)."""
-    return tag_rows_and_facts(predictions, references, holds_ids, options)[0]
-
-
 def span_rows(predictions: list[list], references: list[list], options: Options) -> list[Row]:
     """The rows of a batch of spans: read (`labels` kept), then paired sentence by sentence."""
     predicted_spans = read_spans(predictions, "predictions", options.labels)
