@@ -19,7 +19,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from conftest import REPO, crossed, deferred_import
+from conftest import REPO, WORKED_SUMMARY, crossed, deferred_import
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,18 +39,6 @@ WORKED_SCENARIOS = [
     ["I", "MUSIC_NAME", "告白气球", "MUSIC_NAME", "告白气球", "COR", "COR", "COR", "COR"],
     ["VI", "MUSIC_NAME", "告白气球", "SINGER", "一首告白气球", "INC", "PAR", "INC", "INC"],
 ]
-
-# docs/scoring.md §6, second table: measure -> (type, partial, exact, strict).
-WORKED_SUMMARY = {
-    "correct": (2, 2, 2, 1),
-    "incorrect": (2, 0, 2, 3),
-    "partial": (0, 2, 0, 0),
-    "missed": (1, 1, 1, 1),
-    "spurious": (1, 1, 1, 1),
-    "precision": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
-    "recall": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
-    "F1": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
-}
 
 
 def summary_values(rows: list[list[str]]) -> dict[str, tuple]:

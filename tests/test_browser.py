@@ -12,11 +12,12 @@ import functools
 import json
 import os
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from conftest import REPO, deferred_import, free_port
+from conftest import REPO, WORKED_SUMMARY, deferred_import, free_port
 
 from space import answers, caps, texts
 
@@ -28,17 +29,13 @@ ARTIFACTS = REPO / "tests" / "artifacts"
 TIMEOUT_MS = 60_000  # generous: the machine is shared; nothing here measures speed
 
 HEADER = ["measure", "type", "partial", "exact", "strict"]
-# docs/scoring.md §6, second table.
-WORKED_SUMMARY = [
+# docs/scoring.md §6, second table, as the page writes it (a score as its float: 2/5 is "0.4").
+WORKED_TABLE = [
     HEADER,
-    ["correct", "2", "2", "2", "1"],
-    ["incorrect", "2", "0", "2", "3"],
-    ["partial", "0", "2", "0", "0"],
-    ["missed", "1", "1", "1", "1"],
-    ["spurious", "1", "1", "1", "1"],
-    ["precision", "0.4", "0.6", "0.4", "0.2"],
-    ["recall", "0.4", "0.6", "0.4", "0.2"],
-    ["F1", "0.4", "0.6", "0.4", "0.2"],
+    *(
+        [measure, *(str(float(value)) if isinstance(value, Fraction) else str(value) for value in values)]
+        for measure, values in WORKED_SUMMARY.items()
+    ),
 ]
 # After the edit, sentence 5 (告白气球) predicts 告白气 instead of 告白气球: scenario I becomes V (docs/scoring.md §4),
 # so type keeps COR, partial turns COR into PAR, exact and strict turn COR into INC. With ACT = POS = 5:
@@ -127,7 +124,7 @@ def page(browser, server) -> Iterator:
         ),
     )
     page.goto(server)
-    wait_for_summary(page, WORKED_SUMMARY)
+    wait_for_summary(page, WORKED_TABLE)
     wait_for_pictures(page, drawn(texts.WORKED_EXAMPLE))
     try:
         yield page
@@ -226,7 +223,7 @@ def replace_input(page, text: str) -> None:
 
 
 def test_page_opens_on_the_worked_example(page):
-    assert table_rows(page, "summary") == WORKED_SUMMARY
+    assert table_rows(page, "summary") == WORKED_TABLE
     assert page.inner_text("#status").startswith("Evaluated 6 sentences (34 tokens)")
     scenarios = table_rows(page, "scenarios")
     assert scenarios[0][:2] == ["sentence", "scenario"]
@@ -576,7 +573,7 @@ def test_malformed_input_shows_a_message_and_the_page_stays_usable(page):
 
     # The English example holds the same six scenarios, hence the worked example's numbers again.
     page.get_by_text("English: all six scenarios").click()
-    wait_for_summary(page, WORKED_SUMMARY)
+    wait_for_summary(page, WORKED_TABLE)
     assert page.inner_text("#status").startswith("Evaluated 2 sentences (18 tokens)")
 
 
@@ -695,7 +692,7 @@ def test_switching_to_compare_mode_shows_the_comparison(page):
 
     # Back to one system: the compare example, untouched, becomes the worked example again.
     choose_task(page, "Evaluate one system")
-    wait_for_summary(page, WORKED_SUMMARY)
+    wait_for_summary(page, WORKED_TABLE)
     wait_for_pictures(page, drawn(texts.WORKED_EXAMPLE))
     assert page.inner_text("#evaluate") == "Evaluate"
     assert not page.locator("#comparison").is_visible() and not page.locator("#two-systems").is_visible()
@@ -837,7 +834,7 @@ def test_the_value_control_adds_the_value_row(page):
     # docs/scoring.md §10: the worked example's value under ace08 is 0.45, in the status and the summary's last row.
     page.locator("#value input").fill("ace08")
     page.keyboard.press("Enter")
-    wait_for_summary(page, [*WORKED_SUMMARY, ["value", "0.45", "0.45", "0.45", "0.45"]])
+    wait_for_summary(page, [*WORKED_TABLE, ["value", "0.45", "0.45", "0.45", "0.45"]])
     assert "Value 0.45 (precision 0.6, recall 0.6, F1 0.6)" in page.inner_text("#status")
 
 
@@ -855,7 +852,7 @@ def test_a_spans_example_clicked_in_spans_mode_keeps_the_editors_label(page):
     assert page.locator("#scheme input").is_disabled()
     # Back to an example of one system: its label again.
     page.get_by_text("English: all six scenarios").click()
-    wait_for_summary(page, WORKED_SUMMARY)
+    wait_for_summary(page, WORKED_TABLE)
     label = page.locator("#conll-input").inner_text()
     assert texts.ONE_SYSTEM_LABEL in label and "JSON lines" not in label
     assert not page.locator("#scheme input").is_disabled()
@@ -927,7 +924,7 @@ def test_the_page_opens_with_its_answer_and_a_click_answers_in_one_request(brows
     page.on("request", lambda request: requests.append(urlparse(request.url).path))
     try:
         page.goto(server)
-        wait_for_summary(page, WORKED_SUMMARY)
+        wait_for_summary(page, WORKED_TABLE)
         wait_for_pictures(page, drawn(texts.WORKED_EXAMPLE))
         page.wait_for_timeout(500)
         assert not [path for path in requests if "/queue/" in path or "/run/" in path]
