@@ -146,3 +146,22 @@ def test_lines_are_read_up_to_the_line_that_raises(lines: Any, error: type[Excep
     assert [next(sentences).tokens, next(sentences).tokens] == [["w"], ["x"]]
     with pytest.raises(error):
         next(sentences)
+
+
+# A sentence's columns (`readers.split_columns`): lines of one width at once, of several widths line by line.
+WIDTHS = {
+    "one-width": (["a B-A O\n", "b I-A O\n"], (["a", "b"], ["B-A", "I-A"], ["O", "O"])),
+    "several-widths": (
+        ["a x B-A B-A\n", "b O O\n", "c y z O I-A\n"],
+        (["a", "b", "c"], ["B-A", "O", "O"], ["B-A", "O", "I-A"]),
+    ),
+}
+
+
+@pytest.mark.parametrize(("lines", "columns"), WIDTHS.values(), ids=WIDTHS.keys())
+def test_a_sentence_is_its_first_column_and_its_last_two(lines: list[str], columns: tuple[list[str], ...]) -> None:
+    (sentence,) = nerscore.read_conll(lines)
+    assert (sentence.tokens, sentence.references, sentence.predictions) == columns
+    handle = io.BytesIO("".join(lines).encode())
+    (counted,) = file_counts._sentences(handle, "f.conll", None)
+    assert (counted.tokens, counted.references, counted.predictions) == tuple(map(tuple, columns))
