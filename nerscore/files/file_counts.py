@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import zip_longest
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -183,8 +183,8 @@ def text_blocks(handle: Iterable[bytes | str], source: str) -> Iterator[list[str
     its ``\\n``: a binary file read and decoded a block of lines at a time (its lines one by one took a third of
     its reading), anything else a line at a time. A byte that is not UTF-8 is a `ConllError`, once the lines
     before it are given."""
-    if isinstance(handle, (io.BufferedReader, io.BytesIO)):
-        return _byte_blocks(handle.read1, source)
+    if type(handle) in (io.BufferedReader, io.BytesIO):  # (a subclass may read its lines otherwise)
+        return _byte_blocks(cast(io.BufferedIOBase, handle).read1, source)
     return line_blocks(text_lines(handle, source), source)
 
 
