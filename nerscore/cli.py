@@ -59,14 +59,8 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
     parser = build_parser(prog)
     args = parse_flags(parser, argv)
     systems_read = args.compare or [*(args.runs or []), *(args.runs_b or [])]
-    if systems_read.count("-") > 1:  # (the systems' files are read in step: one of them can be the stream)
-        flags = "--compare names" if args.compare else "--runs and --runs-b name" if args.runs_b else "--runs names"
-        parser.error(
-            f"{flags} - (standard input) {systems_read.count('-')} times; standard input is one stream, read "
-            "once: give - for one file at most and the others by name"
-        )
-    if len(readers := _standard_input_readers(args)) > 1:  # (`ner-semeval - -` scored the first's alone)
-        parser.error(f"{in_words(readers)} each read standard input, one stream, read once: give all but one by name")
+    if refused := _standard_input_read_twice(args, systems_read):
+        parser.error(refused)
     if args.conlleval or any(getattr(args, name) not in (None, False) for name in _CONLLEVAL_FLAGS):
         return _conlleval(parser, args)
     if args.runs_b and not args.runs:
@@ -166,6 +160,21 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
         return print_output(report)
     except ValueError as error:  # what only the counts can show: --confusion with a type O, or too many types
         return print_error(error)
+
+
+def _standard_input_read_twice(args: argparse.Namespace, systems_read: list[str]) -> str | None:
+    """Why a call that reads standard input, one stream, more than once is refused, in words; None for one that
+    reads it once at most (`ner-semeval - -` scored the first's sentences alone). The systems' files, read in step,
+    are counted by their flag (`--compare - -`); any other readers named each (`_standard_input_readers`)."""
+    if (dashes := systems_read.count("-")) > 1:
+        flags = "--compare names" if args.compare else "--runs and --runs-b name" if args.runs_b else "--runs names"
+        return (
+            f"{flags} - (standard input) {dashes} times; standard input is one stream, read once: give - for one "
+            "file at most and the others by name"
+        )
+    if len(readers := _standard_input_readers(args)) > 1:
+        return f"{in_words(readers)} each read standard input, one stream, read once: give all but one by name"
+    return None
 
 
 def _standard_input_readers(args: argparse.Namespace) -> list[str]:

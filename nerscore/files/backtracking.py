@@ -49,22 +49,41 @@ def backtracking(pattern: bytes) -> str | None:
 
 
 def leading_run(pattern: bytes) -> frozenset[int] | None:
-    """The bytes of the unbounded quantifier over one character that begins `pattern` (``\\s+x``, ``\\s*\\|``),
-    exactly; None for any other pattern, or one with a backreference or (?i). A try of such a pattern that fails
-    at a run of those bytes fails at every later position of the run too (the quantifier can end there at a
-    subset of the places it could from the run's start, and what follows sees the same text), which
+    """The bytes of the unbounded quantifier over one character that begins `pattern` (``\\s+x``, ``\\s*\\|``,
+    ``.*x``; in a group, ``(\\s+)x``, or a group of one character under it, ``(\\s)+x``), exactly; None for any other
+    pattern, or one with a backreference or (?i). A try of such a pattern that fails at a run of those bytes fails
+    at every later position of the run too (the quantifier can end there at a subset of the places it could from
+    the run's start, and what follows sees the same text; a group's capture changes no try), which
     `perl_patterns.perl_split` then passes over rather than trying each (time a square of the run's length)."""
     parser = _parser()
-    parsed = list(parser.parse(pattern))
-    if not parsed or re.search(rb"\\[1-9]|\(\?P=|\(\?\(|\(\?[a-zA-Z]*i", pattern):
+    parsed = parser.parse(pattern)
+    dotall = bool(parsed.state.flags & re.DOTALL)
+    items, dotall = _ungrouped(list(parsed), dotall)
+    if not items or re.search(rb"\\[1-9]|\(\?P=|\(\?\(|\(\?[a-zA-Z]*i", pattern):
         return None
-    op, argument = parsed[0]
-    if not _choice(str(op), argument) or argument[1] != parser.MAXREPEAT or len(argument[2]) != 1:
+    op, argument = items[0]
+    body: list[Any] = []
+    if _choice(str(op), argument) and argument[1] == parser.MAXREPEAT:
+        body, dotall = _ungrouped(list(argument[2]), dotall)
+    if len(body) != 1:
         return None
-    (body_op, body_argument), *_ = list(argument[2])
-    if str(body_op) not in ("LITERAL", "NOT_LITERAL", "IN"):  # (not ANY: whether it takes a newline is a flag)
+    (body_op, body_argument), *_ = body
+    if str(body_op) == "ANY":  # every byte but a newline, unless (?s) is in force
+        return _ALL_BYTES if dotall else _ALL_BYTES - {0x0A}
+    if str(body_op) not in ("LITERAL", "NOT_LITERAL", "IN"):
         return None
     return _Walk(False).characters(str(body_op), body_argument)
+
+
+def _ungrouped(items: list[Any], dotall: bool) -> tuple[list[Any], bool]:
+    """`items` with the groups they begin with opened (``((a)b)c``: ``abc``), but for a group that sets flags
+    other than (?s), and whether (?s) is in force then."""
+    while items and str(items[0][0]) == "SUBPATTERN" and not (items[0][1][1] | items[0][1][2]) & ~re.DOTALL:
+        _, added, removed, group = items[0][1]
+        if group:  # (the flags of an empty group reach nothing that follows it)
+            dotall = (dotall or bool(added & re.DOTALL)) and not removed & re.DOTALL
+        items = [*group, *items[1:]]
+    return items, dotall
 
 
 def _parser() -> Any:

@@ -5,11 +5,13 @@ several systems (`--compare`, `--runs`) read in step. A bad line is a `ConllErro
 
 from __future__ import annotations
 
+import codecs
+import io
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import zip_longest
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -25,13 +27,16 @@ from ..table.columns import NO_COLUMNS, Columns
 from ..tally import Counted
 from .annotations import label_studio_tasks, read_brat_pairs, read_label_studio
 from .readers import (
+    CONLL_COLUMNS,
     ConllError,
     ConllSentence,
     SpanDocument,
+    conll_block_rows,
     decoded,
     first_difference,
-    read_conll,
+    line_blocks,
     read_span_lines,
+    split_columns,
     text_lines,
 )
 
@@ -173,13 +178,71 @@ def _chunks(items: Iterable[Any], size: Callable[[Any], int], limit: int) -> Ite
         yield chunk
 
 
+def text_blocks(handle: Iterable[bytes | str], source: str) -> Iterator[list[str]]:
+    """A file's lines as text in lists (`readers.text_lines`: UTF-8, byte-order marks dropped), each line without
+    its ``\\n``: a binary file read and decoded a block of lines at a time (its lines one by one took a third of
+    its reading), anything else a line at a time. A byte that is not UTF-8 is a `ConllError`, once the lines
+    before it are given."""
+    if type(handle) in (io.BufferedReader, io.BytesIO):  # (a subclass may read its lines otherwise)
+        return _byte_blocks(cast(io.BufferedIOBase, handle).read1, source)
+    return line_blocks(text_lines(handle, source), source)
+
+
+# Bytes read at a time (`read1`: no more than a terminal or a pipe holds now).
+_BLOCK_BYTES = 1 << 17
+
+
+def _byte_blocks(read: Callable[[int], bytes], source: str) -> Iterator[list[str]]:
+    """`text_blocks` of a binary file, whose `read` returns up to so many bytes: each block's whole lines decoded
+    at once, the rest kept for the next."""
+    pieces: list[bytes] = []  # the start of a line the blocks so far have not ended (a long line: many pieces)
+    number = 1  # the first line of the next block
+    while data := read(_BLOCK_BYTES):
+        end = data.rfind(b"\n") + 1
+        if not end:
+            pieces.append(data)
+            continue
+        raw = b"".join([*pieces, data[:end]])
+        pieces = [data[end:]]
+        yield from _decoded_lines(raw, source, number)
+        number += raw.count(b"\n")
+    if raw := b"".join(pieces):
+        yield from _decoded_lines(raw + b"\n", source, number)
+
+
+def _decoded_lines(raw: bytes, source: str, number: int) -> Iterator[list[str]]:
+    """The lines of `raw` (whole lines, from line `number` on) without their byte-order marks, decoded; a byte
+    that is not UTF-8 a `ConllError`, after the lines before its own."""
+    raw = raw.removeprefix(codecs.BOM_UTF8)
+    if codecs.BOM_UTF8 in raw:
+        raw = raw.replace(b"\n" + codecs.BOM_UTF8, b"\n")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        good = raw.rfind(b"\n", 0, error.start) + 1
+        yield raw[:good].decode("utf-8").split("\n")[:-1]
+        text = decoded(raw[good:], source, number + raw.count(b"\n", 0, good))  # raises, naming the line and column
+    lines = text.split("\n")
+    lines.pop()  # (after the last line's \n)
+    yield lines
+
+
+def _sentences(handle: Iterable[bytes | str], source: str, documents: list[int] | None) -> Iterator[ConllSentence]:
+    """`read_conll` of a file (`text_blocks`), each column a tuple and the lines a range: a chunk's sentences
+    cost the garbage collector nothing (it stops tracking tuples of strings; lists it traverses at every
+    collection, a fifth of a large file's count)."""
+    for rows, numbers in conll_block_rows(text_blocks(handle, source), source, 2, CONLL_COLUMNS, documents):
+        tokens, references, predictions = split_columns(rows, 2, tuple)
+        yield ConllSentence(tokens, references, predictions, numbers)
+
+
 def count_tag_file(
     handle: Iterable[bytes | str], source: str, total: Accumulator, file: int, by_document: bool
 ) -> Accumulator:
     """`total` with a CoNLL file counted a chunk at a time as it is read (the `file`th read: with `by_document`
     its documents are numbered within it)."""
     documents: list[int] = []
-    sentences = read_conll(text_lines(handle, source), source, documents if by_document else None)
+    sentences = _sentences(handle, source, documents if by_document else None)
     for chunk in _chunks(sentences, lambda sentence: len(sentence.tokens), _CLI_CHUNK_TOKENS):
         # The reader has numbered exactly the sentences it gave: those of this chunk are the last.
         ids = [(file, document) for document in documents[-len(chunk) :]] if by_document else None
@@ -290,7 +353,7 @@ def count_systems(
     units: CountRuns | SentenceRuns | None = None
     documents: list[int] = []
     files = [
-        read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
+        _sentences(handle, source, documents if index == 0 and by_document else None)
         for index, (handle, source) in enumerate(zip(handles, sources))
     ]
 

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from operator import itemgetter
 from typing import Any, BinaryIO, ClassVar, NamedTuple
 
 from ..errors import is_collection, shown
@@ -150,12 +151,14 @@ def line_text(line: Any, source: str, number: int) -> str:
 
 
 class ConllSentence(NamedTuple):
-    """One sentence of a CoNLL file: the first column, the second-last and the last, and each token's line."""
+    """One sentence of a CoNLL file: the first column, the second-last and the last, and each token's line;
+    lists from `read_conll`, tuples and a range where the command line counts a file (what it holds at a time: the
+    garbage collector stops tracking tuples of strings, and traversed lists at every collection)."""
 
-    tokens: list[str]
-    references: list[str]
-    predictions: list[str]
-    lines: list[int]
+    tokens: Sequence[str]
+    references: Sequence[str]
+    predictions: Sequence[str]
+    lines: Sequence[int]
 
 
 class TwoSystemSentence(NamedTuple):
@@ -177,13 +180,16 @@ def read_conll(
     `ConllError` (a `ValueError`) naming `source` and the line of a malformed line. A `documents` list given
     receives each sentence's document as the sentence is read: the number of ``-DOCSTART-`` lines before it
     (sentences before the first one form document 0)."""
-    expected = (
-        "expected at least 3 columns, separated by spaces or tabs: the token, the reference tag and the predicted "
-        "tag last"
-    )
-    for rows, numbers in conll_rows(checked_lines(lines, "read_conll"), source, 2, expected, documents):
-        tokens, references, predictions = _split(rows, 2)
-        yield ConllSentence(tokens, references, predictions, numbers)
+    blocks = line_blocks(checked_lines(lines, "read_conll"), source)
+    for rows, numbers in conll_block_rows(blocks, source, 2, CONLL_COLUMNS, documents):
+        tokens, references, predictions = split_columns(rows, 2)
+        yield ConllSentence(tokens, references, predictions, list(numbers))
+
+
+# What a line of one system's CoNLL file holds, as its readers' errors end.
+CONLL_COLUMNS = (
+    "expected at least 3 columns, separated by spaces or tabs: the token, the reference tag and the predicted tag last"
+)
 
 
 def read_two_systems(
@@ -198,7 +204,7 @@ def read_two_systems(
         f"and system B's tag last{column_hint}"
     )
     for rows, numbers in conll_rows(checked_lines(lines, "read_two_systems"), source, 3, expected, documents):
-        tokens, references, predictions_a, predictions_b = _split(rows, 3)
+        tokens, references, predictions_a, predictions_b = split_columns(rows, 3)
         yield TwoSystemSentence(tokens, references, predictions_a, predictions_b, numbers)
 
 
@@ -209,16 +215,64 @@ def conll_rows(
     a sentence and ``-DOCSTART-`` lines are skipped; a line of `tag_columns` columns or fewer is a `ConllError`
     ending in `expected`; each sentence's document number goes into `documents` (when given) before it is
     yielded."""
+    for rows, numbers in conll_block_rows(line_blocks(lines, source), source, tag_columns, expected, documents):
+        yield rows, list(numbers)
+
+
+def line_blocks(lines: Iterable[str], source: str, size: int = 1 << 12) -> Iterator[list[str]]:
+    """`lines` in lists of `size`, as `conll_block_rows` reads them (a block's lines stay in the processor's cache);
+    a line that is not a str is a `ConllError`. Where a line raises, the lines before it are given first."""
+    block: list[str] = []
+    try:
+        for number, line in enumerate(lines, start=1):
+            block.append(line_text(line, source, number))
+            if len(block) >= size:
+                yield block
+                block = []
+    except Exception:
+        yield block
+        raise
+    yield block
+
+
+def conll_block_rows(
+    blocks: Iterable[list[str]], source: str, tag_columns: int, expected: str, documents: list[int] | None = None
+) -> Iterator[tuple[list[list[str]], range]]:
+    """`conll_rows` of lines given a block at a time (`line_blocks`; a file's: `file_counts.text_blocks`), the line
+    numbers a range: a line costs a split and a test or two in one loop, no call (the loop was most of the time)."""
     if documents is not None and not callable(getattr(documents, "append", None)):  # (AttributeError before)
         raise ValueError(
             f"documents is {shown(documents)}; expected a list, which receives each sentence's document number, or None"
         )
-    rows: list[list[str]] = []  # the columns of each line of the sentence
-    numbers: list[int] = []
-    document, first = 0, True
-    for number, line in enumerate(chain(lines, [""]), start=1):  # a blank line after the last ends its sentence
-        columns = line_text(line, source, number).split()
-        if first and columns and "\r" in line.strip():
+    rows: list[list[str]] = []  # the columns of each line of the sentence (its lines follow one another)
+    document, first, number = 0, True, 0
+    for lines in chain(blocks, [[""]]):  # a blank line after the last ends its sentence
+        if first:
+            first = _before_first_line(lines, number, source, tag_columns, expected)
+        before = number
+        for number, columns in enumerate(map(str.split, lines), before + 1):
+            if columns and columns[0] != "-DOCSTART-":
+                if len(columns) <= tag_columns:
+                    line = lines[number - before - 1].strip()
+                    found = f"{len(columns)} column{'' if len(columns) == 1 else 's'} ({line!r})"
+                    raise ConllError(source, number, f"found {found}; {expected}")
+                rows.append(columns)
+                continue
+            if rows:
+                if documents is not None:
+                    documents.append(document)
+                yield rows, range(number - len(rows), number)
+                rows = []
+            document += bool(columns)
+
+
+def _before_first_line(lines: list[str], before: int, source: str, tag_columns: int, expected: str) -> bool:
+    """Whether `lines` (after `before` lines) are all blank; their first line that is not is checked for what
+    only a file's first line can show."""
+    for number, line in enumerate(lines, before + 1):
+        if not (columns := line.split()):
+            continue
+        if "\r" in line.strip():
             # str.split reads a CR as white space: a file whose lines end in CR alone read as one line, its last
             # two columns those of its last token ("processed 1 tokens"), silently.
             raise ConllError(
@@ -227,24 +281,12 @@ def conll_rows(
                 "found a carriage return within the line: its lines end in CR alone (an old Mac's), which read as one "
                 "line; expected lines that end in LF or CR LF",
             )
-        if first and tag_columns and columns and (other := _other_format(columns, line)):
+        if tag_columns and (other := _other_format(columns, line)):
             # Another format given as CoNLL: its words would be read as columns, its last as a tag.
             found, other_format = other
             raise ConllError(source, number, found, other_format, f"; {expected}")
-        first = first and not columns
-        if not columns or columns[0] == "-DOCSTART-":
-            if rows:
-                if documents is not None:
-                    documents.append(document)
-                yield rows, numbers
-                rows, numbers = [], []
-            document += bool(columns)
-            continue
-        if len(columns) <= tag_columns:
-            found = f"{len(columns)} column{'' if len(columns) == 1 else 's'} ({line.strip()!r})"
-            raise ConllError(source, number, f"found {found}; {expected}")
-        rows.append(columns)
-        numbers.append(number)
+        return False
+    return True
 
 
 def _other_format(columns: list[str], line: str) -> tuple[str, OtherFormat] | None:
@@ -267,10 +309,14 @@ def _is_json(line: str, kind: type) -> bool:
         return False
 
 
-def _split(rows: list[list[str]], tag_columns: int) -> list[list[str]]:
-    # Column by column once the sentence is read: a comprehension per column costs half of appending to each
-    # column line by line (1M tokens: 0.5 s against 1.0 s).
-    return [[row[0] for row in rows], *([row[column] for row in rows] for column in range(-tag_columns, 0))]
+def split_columns(rows: list[list[str]], tag_columns: int, kind: Callable[[Iterable[str]], Any] = list) -> list[Any]:
+    """A sentence's first column and its last `tag_columns`, each a `kind` (list, tuple): rows of one width (nearly
+    all) turned by `zip` at once, others by a `map` per column (line by line cost 4x `zip`, a comprehension 2x)."""
+    if len(set(map(len, rows))) == 1:
+        columns = list(zip(*rows))
+        picked = [columns[0], *columns[len(columns) - tag_columns :]]
+        return picked if kind is tuple else [kind(column) for column in picked]
+    return [kind(map(itemgetter(column), rows)) for column in (0, *range(-tag_columns, 0))]
 
 
 class SpanDocument(NamedTuple):

@@ -1,0 +1,82 @@
+"""`--conlleval -d` patterns that begin with a run in a group (``(\\s+)x``), a group of one character under the
+quantifier (``(\\s)+x``, ``(a|b)+c``, which Python reads as a class) or a run of any byte (``.*x``): Python's `re`
+tried each byte of a run again (a line of 8,000 spaces: 0.2-0.7 s, four times that for twice as many), and now
+passes over a run once (`backtracking.leading_run`), with the fields the plain search gives, and Perl's."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_conlleval import perl_splits
+
+from nerscore.files import perl_patterns
+from nerscore.files.backtracking import leading_run
+from nerscore.files.perl_patterns import perl_pattern, perl_split, splitter
+
+# Named shapes: (delimiter, the byte its run takes, a byte it does not, if any).
+RUNS_IN_GROUPS = {
+    "run-in-a-group": ("(\\s+)x", b" ", b"x"),
+    "run-in-two-groups": ("((\\s*))x", b" ", b"x"),
+    "group-of-one-class-under-the-quantifier": ("(\\s)+x", b" ", b"x"),
+    "alternation-of-characters-under-the-quantifier": ("(a|b)+c", b"a", b"c"),
+    "any-byte-run": (".*x", b"a", b"\n"),
+    "any-byte-run-at-least-one": (".+x", b"a", b"\n"),
+    "any-byte-lazy-run": (".*?x", b"a", b"\n"),
+    "any-byte-run-under-s": ("(?s).*x", b"\n", None),  # (every byte)
+    "any-byte-run-in-an-s-group": ("(?s:.*)x", b"\n", None),
+}
+
+
+@pytest.mark.parametrize(("delimiter", "taken", "other"), RUNS_IN_GROUPS.values(), ids=RUNS_IN_GROUPS.keys())
+def test_a_run_in_a_group_is_tried_once_a_run(
+    delimiter: str, taken: bytes, other: bytes | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = leading_run(perl_pattern(delimiter.encode()))
+    assert run is not None and taken[0] in run and (other is None or other[0] not in run)
+    guards: list[object] = []
+    split = perl_patterns.perl_split
+    monkeypatch.setattr(perl_patterns, "perl_split", lambda *given: guards.append(given[2]) or split(*given))
+    splitter(delimiter.encode())(taken * 20_000)
+    assert guards and guards[0] is not None
+
+
+# Patterns whose leading group is not a run alone, or sets a flag the run's bytes would depend on: no run.
+NO_RUN = {
+    "group-of-two-under-the-quantifier": "(\\s\\s)+x",
+    "flags-group": "(?i:\\s+)x",
+    "empty-s-group-before-the-run": "(?s:).*x",
+    "caseless": "(?i)a+x",
+    "backreference": "(\\s)+\\1",
+}
+
+
+@pytest.mark.parametrize("delimiter", NO_RUN.values(), ids=NO_RUN.keys())
+def test_a_group_that_is_not_a_run_alone_is_no_run(delimiter: str) -> None:
+    run = leading_run(perl_pattern(delimiter.encode()))
+    assert run is None or 0x0A not in run  # (?s:) empty: `.` after it takes no newline
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from([delimiter for delimiter, _, _ in RUNS_IN_GROUPS.values()]),
+    st.binary(max_size=30).map(lambda raw: bytes(b" \nxabc"[byte % 6] for byte in raw)),
+)
+def test_a_run_in_a_group_splits_as_the_plain_search(delimiter: str, line: bytes) -> None:
+    plain = re.compile(perl_pattern(delimiter.encode()))
+    assert splitter(delimiter.encode())(line) == perl_split(plain, line)
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
+def test_a_run_in_a_group_splits_as_perl_splits() -> None:
+    lines = [bytes(b" xabc"[(index * 7 + size * 3) % 5] for index in range(size)) for size in range(30)]
+    lines += [b"a  x", b"aaac", b"  x  x", b"abab"]
+    cases = [(delimiter.encode(), line) for delimiter, _, _ in RUNS_IN_GROUPS.values() for line in lines]
+    perl = perl_splits(cases)
+    wrong = [
+        (d, line, expected) for (d, line), expected in zip(cases, perl) if b"\x01".join(splitter(d)(line)) != expected
+    ]
+    assert not wrong, wrong[:5]
