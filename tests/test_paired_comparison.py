@@ -277,3 +277,28 @@ def test_holm_is_the_step_by_step_adjustment(p_values: list[float]) -> None:
     found = paired_comparison.holm(p_values)
     assert [value.hex() for value in found] == [value.hex() for value in holm_step_by_step(p_values)]
     assert all(type(value) is float for value in found)
+
+
+@pytest.mark.parametrize("held", ["dense", "sparse"])
+def test_sides_of_the_same_totals_are_put_in_order_by_their_units(held: str) -> None:
+    # B's sentences are A's in another order: the same totals, so the order of the sides comes from the units'
+    # rows; either way round, the same order (one side swapped, the other not), dense or sparse alike.
+    from scipy import sparse
+
+    from nerscore.statistics.unit_counts import SentenceCounts, sides_in_order
+
+    rng = np.random.default_rng(4)
+    rows_a = rng.integers(0, 3, size=(12, 6))
+    rows_b = rows_a[rng.permutation(12)]
+    orientations, drawn = [], []
+    for first, second in ((rows_a, rows_b), (rows_b, rows_a)):
+        rows = np.hstack((first, second))
+        counts = SentenceCounts.of(sparse.csr_array(rows) if held == "sparse" else rows)
+        ordered, orientation = sides_in_order(counts, 6)
+        orientations.append(orientation)
+        vectors = ordered.vectors.toarray() if held == "sparse" else ordered.vectors
+        drawn.append((vectors.tolist(), ordered.sentences.tolist()))
+    assert sorted(orientations) == [-1, 1]
+    assert drawn[0] == drawn[1]
+    same = SentenceCounts.of(np.hstack((rows_a, rows_a)))
+    assert sides_in_order(same, 6) == (same, 0)
