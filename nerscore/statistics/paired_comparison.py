@@ -22,7 +22,7 @@ from .sample_statistics import (
     slice_measures,
     value_exponent,
 )
-from .unit_counts import SentenceCounts
+from .unit_counts import SentenceCounts, mirrored, sides_in_order
 
 # A bucket's statistics: every scheme's precision, recall and F (docs/scoring.md §11).
 _BUCKET_KEYS = len(EVALUATION_SCHEMES) * 3
@@ -107,13 +107,17 @@ def slice_comparison(
     totals = pairs.totals()
     estimates = tuple(slice_measures(side, layout, options, exponent) for side in (totals[:half], totals[half:]))
     observed = estimates[1] - estimates[0]  # difference(totals)
+    # The interval's resamples and the swaps from one generator (docs/scoring.md §9), drawn on the two systems in
+    # an order of their own (`sides_in_order`), so that swapping A and B mirrors the interval and keeps p.
+    drawn_on, orientation = sides_in_order(pairs, half)
     # Buckets where no unit's two outputs differ have B - A = 0 in every resample and every swap: resampled
     # without them (the same units, so the same draws), their interval is [0, 0] and their p-value 1.
-    varying, statistic_columns, varying_layout = _varying_buckets(pairs, layout, options)
+    varying, statistic_columns, varying_layout = _varying_buckets(drawn_on, layout, options)
     difference = SliceStatistics(varying_layout, options, exponent, paired=True)
-    # The interval's resamples and the swaps from one generator (docs/scoring.md §9).
     rng = np.random.default_rng(seed)
-    low_varying, high_varying = resampled_interval(varying, difference, resamples, rng, options.confidence_level)
+    low_varying, high_varying = mirrored(
+        *resampled_interval(varying, difference, resamples, rng, options.confidence_level), orientation
+    )
     low_scaled, high_scaled = np.zeros(len(observed)), np.zeros(len(observed))
     low_scaled[statistic_columns], high_scaled[statistic_columns] = low_varying, high_varying
     p_found = np.ones(len(observed))

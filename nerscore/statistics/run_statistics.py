@@ -29,7 +29,7 @@ from .sample_statistics import (
     statistics,
     value_exponent,
 )
-from .unit_counts import SentenceCounts
+from .unit_counts import SentenceCounts, mirrored, sides_in_order
 
 # ---------------------------------------------------------------------------------------------------------
 # Several runs of a system (docs/scoring.md §9): a unit's row holds every run's counts side by side, so one
@@ -121,7 +121,7 @@ def runs_comparison(
     between seeds; the question is then about these two outputs). Otherwise a t test of the difference of the
     means, whose variance is the runs' (their variance on these units, pooled over both systems) plus the
     units' (the variance over unit resamples of the difference of means, every run kept, less the part the
-    runs' variance already holds), against Student's t with R_A + R_B - 2 degrees of freedom. A permutation
+    runs' variance already holds), against Student's t (`_pooled_p_values`). A permutation
     of run labels alone cannot do with few runs: three runs against three have 20 arrangements, in mirrored
     pairs, so its smallest two-sided p-value is 2/20 = 0.1, and 2 against 2 (6 arrangements) 1/3."""
     keys = measure_keys(options)
@@ -129,16 +129,23 @@ def runs_comparison(
     if not units.size:
         nothing = np.zeros(len(keys))
         return keys, nothing, nothing, np.ones(len(keys))
+    # Drawn on the two systems in an order of their own (`sides_in_order`): swapping A and B mirrors the interval
+    # and keeps the p-values.
+    drawn_on, orientation = sides_in_order(units, units.vectors.shape[1] // runs * runs_a)
+    if orientation < 0:
+        keys, low, high, p_values = runs_comparison(drawn_on, runs_b, runs_a, options, resamples, seed)
+        return (keys, *mirrored(low, high, orientation), p_values)
     low, high, estimate, drawn, exponent, rng = _two_level(
         units, groups, (-1.0, 1.0), resamples, seed, options, "value_delta"
     )
+    low, high = mirrored(low, high, orientation)
     if runs_a == runs_b == 1:  # the generator goes on from the units' draws, as compare_semeval's does
         difference = SliceStatistics([], options, exponent, paired=True)
         return keys, low, high, randomization_p_values(units, difference, estimate, resamples, rng)
     values = _per_run(units.totals(), runs, options, exponent)
     scale = _scales(values, drawn, runs, options, exponent)
     variances, interaction = _unit_variances(drawn, groups, options, scale, exponent)
-    p_values = _pooled_p_values(values[:runs_a] * scale, values[runs_a:] * scale, variances, interaction)
+    p_values = _pooled_p_values(values[:runs_a] * scale, values[runs_a:] * scale, variances - interaction, interaction)
     unjudged = np.isnan(p_values)
     if unjudged.any():
         # Nothing varies, runs or units, and B - A is not 0: every run of a system is its first as far as these
@@ -167,12 +174,13 @@ def _scales(values: np.ndarray, drawn: np.ndarray, runs: int, options: Options, 
 def _unit_variances(
     drawn: np.ndarray, groups: Sequence[int], options: Options, scale: np.ndarray, exponent: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The variance over unit resamples (every run kept) of mean(B) - mean(A), less its part that comes from
-    runs varying unit by unit, which the runs' own variance already holds. Over unit resamples, each run's
-    deviation from its system's mean varies by (R - 1)/R of that part for a system of R runs, so the deviations'
-    variances summed over the runs of both systems and divided by R_A + R_B - 2 estimate it (a method-of-moments
-    correction, pooled as `_pooled_p_values` pools). Never below 0. Each statistic is multiplied by `scale`. And
-    that part itself, the least of what the runs' variance holds (`_pooled_p_values`)."""
+    """The units' part V is the variance over unit resamples (every run kept) of mean(B) - mean(A), less its
+    part that comes from runs varying unit by unit, which the runs' own variance already holds. Over unit
+    resamples, each run's deviation from its system's mean varies by (R - 1)/R of that part for a system of R
+    runs, so the deviations' variances summed over the runs of both systems and divided by R_A + R_B - 2
+    estimate it (a method-of-moments correction, pooled as `_pooled_p_values` pools). An unbiased difference of
+    two variances, so below 0 at times: clipping it at 0 biased it upwards, and the t test with it
+    (`_pooled_p_values`). Each statistic is multiplied by `scale`. The variance, and that part (the interaction)."""
     runs_a, runs_b = groups
     runs = runs_a + runs_b
     sums = np.zeros(len(measure_keys(options)))
@@ -194,37 +202,50 @@ def _unit_variances(
     variance = (squares - sums**2 / count) / (count - 1)
     spread = (deviation_squares - deviations**2 / count) / (count - 1)  # (runs, k): each run's deviation
     interaction = np.maximum(spread.sum(axis=0) / (runs - 2) * (1 / runs_a + 1 / runs_b), 0.0)
-    return np.maximum(variance - interaction, 0.0), interaction
+    return variance, interaction
 
 
 def _pooled_p_values(
     values_a: np.ndarray, values_b: np.ndarray, units: np.ndarray, interaction: Any = 0.0
 ) -> np.ndarray:
-    """Two-sided p-values of t = (mean B - mean A) / SE, SE² = s²·(1/R_A + 1/R_B) + the units' variance, with s²
-    the runs' variance pooled over both systems (R_A + R_B - 2 degrees of freedom: under the null hypothesis the
-    runs of A and B are runs of one system, so they vary alike), against Student's t with Satterthwaite's
-    degrees of freedom (the units' part, estimated from many units, counted as known: R_A + R_B - 2 when it is
-    0, more as it grows). The runs' part is at least `interaction`, what the units show of the runs varying unit
-    by unit (`_unit_variances`), which the runs' variance holds: runs that tie on a coarse statistic by chance
-    (a recall of 2/5 in two runs, 1/5 in two others) gave it 0, the units' part less that 0 too, and the floor
-    1 / (n + 1) for a difference whose interval ran from -0.67 to +0.25. Welch's separate variances, tried
-    first, rejected 8.6 % of null pairs of 2 runs against 5 at 5 % (tests/test_runs.py). Where nothing varies,
-    p is 1 for no difference and NaN otherwise (`runs_comparison` swaps units instead)."""
+    """Two-sided p-values of t = (mean B - mean A) / SE, SE² = s²·(1/R_A + 1/R_B) + V, with s² the runs' variance
+    pooled over both systems (under the null hypothesis the runs of A and B are runs of one system, so they vary
+    alike) and V `units`, the units' part (`_unit_variances`), against Student's t with Satterthwaite's degrees
+    of freedom, SE⁴ / (E²/(R_A + R_B - 2)), E the runs' part read as at least `interaction` (what the units show
+    of the runs varying unit by unit, which the runs' variance holds for sure), and never fewer than the runs'
+    R_A + R_B - 2: exact where V is 0 (the pooled t test), the normal's as V dominates (docs/scoring.md §9).
+    V is an unbiased estimate, negative at times; where it outweighs the runs' part, SE is the runs' part alone.
+
+    Why so (tests/test_runs.py, null systems of 1 run against 2, 4,000 replications): with V clipped at 0 and
+    the runs' part itself in E, 7.3-8.1 % were rejected at 5 % (10.2 % with seed effects of sd 1.0). At 1
+    degree of freedom the runs' variance is below 4 % of its expectation one time in six, the t test's level
+    rests on those draws, and there V's noise took the degrees of freedom to the normal's. With V unclipped,
+    5.4-5.9 % (7.7 %); with V's noise estimated too (jackknife), no better; with the runs' degrees of freedom
+    alone, systems that differ sentence by sentence were rejected in 1.2 % only. The floor that kept the runs'
+    part of SE at least `interaction` went: at 1 degree of freedom it alone gave 0.2 %. It stays where each
+    system's runs tie exactly (a recall of 2/5 in both of A's runs, 1/5 in both of B's): a coarse statistic's
+    tie shows no seed variance (a sliver of V alone gave p 0.04 for a difference whose interval ran from -0.67
+    to +0.25). Where nothing varies, p is 1 for no difference and NaN otherwise (`runs_comparison` swaps units
+    instead)."""
     runs_a, runs_b = len(values_a), len(values_b)
-    runs_freedom = runs_a + runs_b - 2
     squares = ((values_a - values_a.mean(axis=0)) ** 2).sum(axis=0) + ((values_b - values_b.mean(axis=0)) ** 2).sum(
         axis=0
     )
-    seeds = squares / runs_freedom * (1 / runs_a + 1 / runs_b)
-    error = np.sqrt(np.maximum(seeds, interaction) + units)
+    seeds = squares / (runs_a + runs_b - 2) * (1 / runs_a + 1 / runs_b)
+    tied = (np.ptp(values_a, axis=0) == 0) & (np.ptp(values_b, axis=0) == 0)
+    seeds = np.where(tied, np.maximum(seeds, interaction), seeds)
+    units = np.asarray(units, dtype=np.float64)
+    error = np.sqrt(np.where(seeds + units > 0, seeds + units, seeds))
     delta = values_b.mean(axis=0) - values_a.mean(axis=0)
     varies = (error != 0) & np.isfinite(error)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.abs(delta) / error
-        # Satterthwaite: the runs' part brings R_A + R_B - 2 degrees of freedom, the units' part (from many
-        # units) as good as infinitely many (the normal); all the runs' when the units' part is 0.
-        freedom = np.where(seeds > 0, error**4 / (seeds**2 / runs_freedom), np.inf)
-        p_values = _two_sided_t(t, np.where(freedom > 1e6, np.inf, freedom))
+    runs_freedom = runs_a + runs_b - 2.0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # Satterthwaite's degrees of freedom, the runs' term's expectation read as at least `interaction` (what
+        # the runs' variance holds for sure), never fewer than the runs' own.
+        expected = np.maximum(seeds, interaction)
+        freedom = np.where(expected > 0, error**4 / (expected**2 / runs_freedom), np.inf)
+        freedom = np.maximum(np.nan_to_num(freedom, nan=runs_freedom), runs_freedom)
+        p_values = _two_sided_t(np.abs(delta) / error, np.where(freedom > 1e6, np.inf, freedom))
     return np.where(varies, p_values, np.where(np.abs(delta) < 1e-12, 1.0, math.nan))
 
 

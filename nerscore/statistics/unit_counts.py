@@ -122,6 +122,59 @@ class CountRuns:
         return joined_runs(self.runs)  # (each row sorted, and each group laid out, about twice more)
 
 
+def sides_in_order(counts: SentenceCounts, first: int) -> tuple[SentenceCounts, int]:
+    """Counts of two sides side by side (the first `first` columns, then the rest) as they are or with the sides
+    swapped, whichever comes first in an order of their own (the narrower first side, then their totals, then
+    how many units have each row, then the rows); and 1 where they are as given, -1 where swapped, 0 where
+    swapping changes nothing. The resamples and the swaps are drawn on these, so that swapping A and B draws
+    the same units and gives the same p-values and mirrored intervals (docs/scoring.md §9): the distinct rows
+    are sorted, and their order, hence which unit a draw picks, depends on which side comes first."""
+    width = counts.vectors.shape[1]
+    order = np.r_[first:width, 0:first]
+    totals = counts.totals()
+    swapped: SentenceCounts | None = None
+    sign = int(np.sign(2 * first - width)) or _first_sign(totals, totals[order])
+    if sign == 0:  # sides of one width and the same totals: compare the units
+        swapped = counts.with_vectors(counts.vectors[:, order])
+        sign = _first_sign(counts.sentences, swapped.sentences) or _first_sign_of_rows(counts.vectors, swapped.vectors)
+    if sign <= 0:
+        return counts, 1 if sign else 0
+    return (swapped or counts.with_vectors(counts.vectors[:, order])), -1
+
+
+def mirrored(low: np.ndarray, high: np.ndarray, orientation: int) -> tuple[np.ndarray, np.ndarray]:
+    """The interval of B - A from that drawn on the sides as `sides_in_order` put them: as it is (1), of A - B
+    (-1: its ends negated and exchanged), or, where swapping the sides changes nothing (0), widened to hold its
+    mirror image, as B - A and A - B are then alike."""
+    if orientation < 0:
+        return -high + 0.0, -low + 0.0
+    if orientation == 0:  # (+ 0.0: no -0.0 where an end is 0)
+        return np.minimum(low, -high) + 0.0, np.maximum(high, -low) + 0.0
+    return low, high
+
+
+def _first_sign(given: np.ndarray, other: np.ndarray) -> int:
+    """The sign of `given - other` where they first differ (0 where they never do); the longer, if longer."""
+    if len(given) != len(other):
+        return int(np.sign(len(given) - len(other)))
+    differ = np.flatnonzero(np.asarray(given) != np.asarray(other))
+    return 0 if not len(differ) else int(np.sign(given[differ[0]] - other[differ[0]]))
+
+
+def _first_sign_of_rows(given: Vectors, other: Vectors) -> int:
+    """`_first_sign` of two matrices of one shape, row by row, dense or sparse."""
+    if not is_sparse(given):
+        return _first_sign(given.ravel(), other.ravel())
+    from scipy import sparse  # type: ignore[import-untyped]
+
+    difference = sparse.coo_array(sparse.csr_array(given) - sparse.csr_array(other))
+    difference.eliminate_zeros()
+    if not difference.nnz:
+        return 0
+    first = np.lexsort((difference.col, difference.row))[0]
+    return int(np.sign(difference.data[first]))
+
+
 def _merged_size(run: SentenceCounts) -> int:
     """What merging a run costs: its rows, and its groups laid out (sentences of no entity in groups of their own
     are one row of many groups)."""
@@ -151,7 +204,7 @@ def stacked(parts: Sequence[Vectors], axis: int) -> Vectors:
     sparse (CSR) where any is (`Vectors`)."""
     if not any(map(is_sparse, parts)):
         return np.concatenate(parts, axis=axis)
-    from scipy import sparse  # type: ignore[import-untyped]
+    from scipy import sparse
 
     return (sparse.vstack if axis == 0 else sparse.hstack)(parts, format="csr")
 
