@@ -373,6 +373,9 @@ class _Builder:
             raise HipeFileError(self.source, None, "the file is empty (a HIPE file starts with its header)")
         if self.count:
             self._close()
+        if not self.documents:  # (scored, it was "<gold>: the gold has no tokens", naming no file)
+            problem = "has no token line after its header (nothing to score); expected a line a token"
+            raise HipeFileError(self.source, None, problem)
         return self.documents
 
 

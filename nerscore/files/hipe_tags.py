@@ -176,7 +176,7 @@ def hipe_links(
     value (a Wikidata QID, `NIL`, or several `|`-separated, best first), `_` and `-` outside, values in upper case;
     each as a `Span` of its first link and the links it offers (its first `n_best`). A run of `O` (a tag where a
     link belongs) is no entity. `keep` leaves out tokens, as in `hipe_spans`."""
-    values = document.values(column)
+    values = link_column_values(document, column)
     links: list[tuple[Span, tuple[str, ...]]] = []
     start = 0
     for link, run in groupby(value.upper() for value in (values if keep is None else compress(values, keep))):
@@ -185,6 +185,18 @@ def hipe_links(
             links.append(_link_entity(start, start + length, link, n_best))
         start += length
     return links
+
+
+def link_column_values(document: HipeDocument, column: str) -> tuple[str, ...]:
+    """A link column's values, a `HipeFileError` at the first whose first link is empty (`|Q42`: an entity of no
+    link, which was refused unlocated, as a `Span` of type '', once paired)."""
+    values = document.values(column)
+    bad = {value for value in set(values) if value[:1] == "|"}  # (the distinct values: a column holds few)
+    if bad:
+        index = next(index for index, value in enumerate(values) if value in bad)
+        problem = f"{values[index]!r} is not a link (its first is empty); expected a QID, NIL or several, |-separated"
+        raise HipeFileError(document.source, document.lines[index], problem, column)
+    return values
 
 
 def _link_entity(start: int, end: int, value: str, n_best: int) -> tuple[Span, tuple[str, ...]]:
@@ -209,7 +221,7 @@ def hipe_linked_mentions(
     is kept first otherwise (the gold). Values in upper case; a tag other than `O` with an unknown prefix (`_`)
     opens a mention as the scorer's reading does; the link `_` or `-` is no entity. `s_starts`: `S-` starts a
     mention even after one of its type (HIPE-2022's official link rows)."""
-    links_of = document.values(column)
+    links_of = link_column_values(document, column)
     tags = document.values(mentions)
     found: list[tuple[int, int, str]] = []
     link: str | None = None

@@ -205,6 +205,7 @@ _DIAGNOSTICS = "boundary diagnostics"
 _DIAGNOSTICS_WIDTH = _width(_DIAGNOSTICS, DIAGNOSTIC_KEYS)
 
 
+@_refusing("a result of compute_semeval with diagnostics=True")
 def format_diagnostics(results: Mapping[str, Any]) -> str:
     """The boundary diagnostics of a result (`diagnostics=True`, docs/scoring.md §11), one count a line."""
     width = _DIAGNOSTICS_WIDTH
@@ -215,6 +216,7 @@ def format_diagnostics(results: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@_refusing("a result of summarize_runs with diagnostics=True")
 def format_runs_diagnostics(results: Mapping[str, Any]) -> str:
     """The boundary diagnostics of a `summarize_runs` dict (`diagnostics=True`): each count's mean ± the standard
     deviation over the runs, the smallest and the largest."""
@@ -241,6 +243,7 @@ _ERROR_COLUMNS = (
 def format_errors(rows: Sequence[Mapping[str, Any]]) -> str:
     """The `errors` rows (docs/scoring.md §11) as a table, most frequent first; "-" on an unpaired side."""
     assert {field for _, field in _ERROR_COLUMNS} == {*ERROR_FIELDS, "count"}
+    _check_rows(rows)
     cells = [[header for header, _ in _ERROR_COLUMNS]]
     cells += [["-" if row[field] is None else str(row[field]) for _, field in _ERROR_COLUMNS] for row in rows]
     widths = [max(map(_display_width, column)) for column in zip(*cells)]
@@ -252,6 +255,18 @@ def format_errors(rows: Sequence[Mapping[str, Any]]) -> str:
         parts = [padding[0] + line[0], *(cell + pad for cell, pad in zip(line[1:], padding[1:]))]
         lines.append("  ".join(parts).rstrip())
     return "\n".join(lines)
+
+
+def _check_rows(rows: Any) -> None:
+    """An `InvalidInputError` naming the row or field of `errors` rows that `format_errors` cannot read (a KeyError
+    or a TypeError before)."""
+    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Sequence):
+        raise InvalidInputError(f"rows is {shown(rows)}; expected the list of a result's errors rows")
+    for index, row in enumerate(rows):
+        missing = [field for _, field in _ERROR_COLUMNS if field not in row] if isinstance(row, Mapping) else None
+        if missing is None or missing:
+            found = shown(row) if missing is None else f"a row without {', '.join(missing)}"
+            raise InvalidInputError(f"rows[{index}] is {found}; expected a dict with the keys of a result's errors")
 
 
 def _display_width(text: str) -> int:
@@ -270,8 +285,8 @@ def format_slice_table(name: str, buckets: Mapping[str, Mapping[str, Any]], beta
     (ACT) entities, and F under each scheme it holds, from the most lenient to the strictest; with intervals, each
     F followed by its interval."""
     f_name = f_key(beta)
+    columns = _slice_columns(name, buckets, f_name)
     first = next(iter(buckets.values()), {})
-    columns = [column for column in SUMMARY_COLUMNS if f"{column}_{f_name}" in first]
     intervals = any(f"{column}_{f_name}_low" in first for column in columns)
     title = f"{name}"
     width = _width(title, buckets)
@@ -288,3 +303,22 @@ def format_slice_table(name: str, buckets: Mapping[str, Mapping[str, Any]], beta
                 line += f"{_format_interval(values, f'{column}_{f_name}'):>17}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def _slice_columns(name: Any, buckets: Any, f_name: str) -> list[str]:
+    """The schemes of `SUMMARY_COLUMNS` a slice's buckets hold (its first bucket's); an `InvalidInputError` naming
+    the argument, bucket or key that `format_slice_table` cannot read (a KeyError '' or an AttributeError before)."""
+    expected = "a slice's name and its buckets, as a result's slices hold them (each bucket a dict of its scores)"
+    if not isinstance(name, str) or not isinstance(buckets, Mapping):
+        found = f"name is {shown(name)}" if not isinstance(name, str) else f"buckets is {shown(buckets)}"
+        raise InvalidInputError(f"{found}; expected {expected}")
+    first = next(iter(buckets.values()), {})
+    columns = [column for column in SUMMARY_COLUMNS if isinstance(first, Mapping) and f"{column}_{f_name}" in first]
+    keys = [f"{column}_{end}" for column in columns[:1] for end in ("possible", "actual")]
+    keys += [f"{column}_{f_name}" for column in columns] or [f"type_{f_name}"]
+    for bucket, values in buckets.items():
+        missing = [key for key in keys if key not in values] if isinstance(values, Mapping) else None
+        if not isinstance(bucket, str) or missing is None or missing:
+            found = shown(values) if missing is None else f"a dict without {', '.join(missing)}"
+            raise InvalidInputError(f"buckets[{shown(bucket)}] is {found}; expected {expected}")
+    return columns

@@ -1,0 +1,88 @@
+"""A seventeenth hostile sweep (issue 31), of the newest capabilities: HIPE's files, discontinuous entities,
+agreement, BRAT and the text tables. Each named case failed on the code before its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nerscore import compute_semeval
+from nerscore.errors import InvalidInputError
+from nerscore.files import tables
+from nerscore.files.hipe import HipeFileError, parse_hipe, read_hipe
+from nerscore.files.hipe_table import hipe_inputs, hipe_table
+
+_HEADER = "TOKEN\tNE-COARSE-LIT\tNEL-LIT"
+
+
+def _hipe(*lines: str, source: str = "gold.tsv") -> list:
+    return parse_hipe([_HEADER, "# document_id = d1", *lines], source)
+
+
+# A link whose first is empty (`|Q42`, `|`) was an entity of the type '': refused once paired, as
+# "document 1 (d1): references[1] is Span(..., entity_type='')" (hipe_table) or "predictions, sentence 0, entity 0:
+# the type is ''" (hipe_inputs), naming neither the file, the line nor the column. Now the file's line and column.
+EMPTY_FIRST_LINKS = [
+    pytest.param("|Q42", {}, id="table"),
+    pytest.param("|", {"mentions": True}, id="table-mentions"),
+    pytest.param("|Q42", {"scorer": "2022"}, id="table-2022"),
+    pytest.param("|Q42", None, id="inputs"),
+]
+
+
+@pytest.mark.parametrize(("link", "options"), EMPTY_FIRST_LINKS)
+def test_a_link_whose_first_is_empty_is_refused_at_its_line(link: str, options: dict | None) -> None:
+    gold = _hipe("Ada\tB-pers\tQ1", f"Lovelace\tO\t{link}")
+    system = _hipe("Ada\tB-pers\tQ1", "Lovelace\tO\t_", source="run.tsv")
+    with pytest.raises(HipeFileError) as raised:
+        if options is None:
+            compute_semeval(**hipe_inputs(gold, system, nel=True))
+        else:
+            hipe_table(gold, system, nel=True, **options)
+    assert (raised.value.source, raised.value.line, raised.value.column) == ("gold.tsv", 4, "NEL-LIT")
+    assert f"{link!r} is not a link" in str(raised.value)
+
+
+# A file of a header and no token line (a run that wrote nothing, a gold cut short) read as no document, and the
+# scoring then said "<gold>: the gold has no tokens" or "<system>: no tokens, where the gold (gold.tsv) has 1",
+# never which file. Now the read names it.
+@pytest.mark.parametrize("side", ["gold", "system"])
+@pytest.mark.parametrize("content", [f"{_HEADER}\n", f"{_HEADER}\n# document_id = d1\n\n"], ids=["header", "comments"])
+def test_a_hipe_file_of_no_token_line_is_refused_by_its_name(side: str, content: str, tmp_path: Path) -> None:
+    full = tmp_path / "full.tsv"
+    full.write_text(f"{_HEADER}\n# document_id = d1\nAda\tB-pers\tQ1\n", encoding="utf-8")
+    empty = tmp_path / "empty.tsv"
+    empty.write_text(content, encoding="utf-8")
+    files = (empty, full) if side == "gold" else (full, empty)
+    with pytest.raises(HipeFileError, match=r"empty\.tsv: has no token line after its header"):
+        hipe_table(*files)
+    with pytest.raises(HipeFileError, match=r"empty\.tsv: has no token line"):
+        read_hipe(empty)
+
+
+# The formatters the command line prints with (nerscore.files.tables) raised KeyError ('' for a slice of buckets
+# without F, 'count' for an errors row), TypeError or AttributeError on what they cannot read, where format_table
+# and its kin name the argument and the key.
+BAD_FORMATTER_INPUTS = [
+    pytest.param(tables.format_slice_table, ("length", {"1": {}}), "buckets['1'] is a dict without", id="slice-no-f"),
+    pytest.param(tables.format_slice_table, ("length", None), "buckets is None", id="slice-none"),
+    pytest.param(tables.format_slice_table, (5, {}), "name is 5", id="slice-name"),
+    pytest.param(
+        tables.format_slice_table, ("length", {"1": {"type_f1": 1.0}}), "without type_possible", id="slice-no-pos"
+    ),
+    pytest.param(tables.format_diagnostics, ({},), "results holds no 'boundary_", id="diagnostics-empty"),
+    pytest.param(tables.format_diagnostics, (None,), "results is None", id="diagnostics-none"),
+    pytest.param(tables.format_runs_diagnostics, ({},), "results holds no 'boundary_", id="runs-diagnostics"),
+    pytest.param(tables.format_errors, ([{}],), "rows[0] is a row without count", id="errors-row"),
+    pytest.param(tables.format_errors, ([None],), "rows[0] is None", id="errors-none-row"),
+    pytest.param(tables.format_errors, (None,), "rows is None", id="errors-none"),
+]
+
+
+@pytest.mark.parametrize(("formatter", "arguments", "message"), BAD_FORMATTER_INPUTS)
+def test_the_text_tables_name_what_they_cannot_read(formatter: Any, arguments: tuple, message: str) -> None:
+    with pytest.raises(InvalidInputError) as raised:
+        formatter(*arguments)
+    assert message in str(raised.value)
