@@ -312,7 +312,7 @@ def _slice_columns(name: Any, buckets: Any, f_name: str) -> list[str]:
     if not isinstance(name, str) or not isinstance(buckets, Mapping):
         found = f"name is {shown(name)}" if not isinstance(name, str) else f"buckets is {shown(buckets)}"
         raise InvalidInputError(f"{found}; expected {expected}")
-    first = next(iter(buckets.values()), {})
+    first: Any = next(iter(buckets.values()), {})
     columns = [column for column in SUMMARY_COLUMNS if isinstance(first, Mapping) and f"{column}_{f_name}" in first]
     keys = [f"{column}_{end}" for column in columns[:1] for end in ("possible", "actual")]
     keys += [f"{column}_{f_name}" for column in columns] or [f"type_{f_name}"]
