@@ -86,3 +86,25 @@ def test_the_text_tables_name_what_they_cannot_read(formatter: Any, arguments: t
     with pytest.raises(InvalidInputError) as raised:
         formatter(*arguments)
     assert message in str(raised.value)
+
+
+# A header whose fields end with a tab (a spreadsheet's export: every line ends with one) named one column fewer
+# than its tabs hold, and every token line was refused ("3 values where the header names 2 columns"), where the
+# HIPE scorer's csv reader reads an unnamed column. A field of the header between tabs that names nothing is now a
+# column without a name; the others read as before.
+UNNAMED_FIELDS = {"one": "TOKEN\tNE-COARSE-LIT\t", "two": "TOKEN\tNE-COARSE-LIT\t\t", "mid": "TOKEN\t\tNE-COARSE-LIT"}
+
+
+@pytest.mark.parametrize("header", list(UNNAMED_FIELDS.values()), ids=list(UNNAMED_FIELDS))
+def test_a_header_field_naming_nothing_is_an_unnamed_column(header: str, tmp_path: Path) -> None:
+    tabs = header.count("\t")
+    lines = [header, "# document_id = d1", "Ada\tB-pers" + "\t" * (tabs - 1), "met\tO" + "\t" * (tabs - 1)]
+    if header.startswith("TOKEN\t\t"):
+        lines[2:] = ["Ada\t\tB-pers", "met\t\tO"]
+    path = tmp_path / "trailing.tsv"
+    path.write_bytes("\n".join(lines).encode())
+    for documents in (read_hipe(path), parse_hipe(lines)):
+        assert documents[0].columns["NE-COARSE-LIT"] == ("B-pers", "O")
+        assert len(documents[0].columns) == tabs + 1
+    rows = hipe_table(path, path)
+    assert (rows[0]["TP"], rows[0]["FP"], rows[0]["FN"]) == (1, 0, 0)

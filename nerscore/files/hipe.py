@@ -260,8 +260,14 @@ class _Builder:
 
     def read_header(self, number: int, line: str) -> None:
         # The header's names never hold a space: split on any run of white space, which also reads a header whose
-        # tab was typed as spaces (a submitted run of CLEF-HIPE-2020 has one).
-        self.header = line.split()
+        # tab was typed as spaces (a submitted run of CLEF-HIPE-2020 has one). A field between tabs that names
+        # nothing is a column without a name, as the scorer's csv reader reads it (a file whose every line ends with
+        # a tab was refused: "3 values where the header names 2 columns").
+        self.header = [
+            name
+            for number, field in enumerate(line.split("\t"), 1)
+            for name in (field.split() or [f"(column {number})"])
+        ]
         if len(set(self.header)) < len(self.header):
             raise HipeFileError(self.source, number, f"a column is named twice in the header {self.header}")
 
