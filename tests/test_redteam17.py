@@ -3,6 +3,7 @@ agreement, BRAT and the text tables. Each named case failed on the code before i
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 from typing import Any
 
@@ -144,3 +145,33 @@ def test_entities_meeting_in_many_fragments_list_their_pairs_of_fragments_a_run_
     result = compute_semeval(references=references, predictions=predictions)
     assert (result["partial_correct"], result["partial_partial"], result["partial_missed"]) == (0, 60, 0)
     assert sum(listed) >= 60 * 60 * 400 and max(listed) <= (1 << 14) + 60, listed
+
+
+# A document of no token line (a `# document_id` line followed by another) gave its id, date and other metadata to
+# the next document's tokens (its own were kept out by `setdefault`): the next document was read as the empty one,
+# dated otherwise, so that a time period's slice counted it where it is not. The empty document is dropped and the
+# comments since its `# document` line are the next document's, on either side of its id (CLEF-HIPE-2020 writes
+# the date before the id, HIPE-2022 after).
+EMPTY_DOCUMENTS = {
+    "2020": ["# date = 1800-01-01", "# document_id = a", "# date = 1900-01-01", "# document_id = b"],
+    "2022": [
+        "# hipe2022:document_id = a",
+        "# hipe2022:date = 1800-01-01",
+        "# hipe2022:document_id = b",
+        "# hipe2022:date = 1900-01-01",
+    ],
+}
+
+
+@pytest.mark.parametrize("comments", list(EMPTY_DOCUMENTS.values()), ids=list(EMPTY_DOCUMENTS))
+def test_a_document_of_no_token_line_gives_the_next_none_of_its_metadata(comments: list[str], tmp_path: Path) -> None:
+    lines = ["TOKEN\tNE-COARSE-LIT", *comments, "Paris\tB-loc", "# document_id = c", "Rome\tB-loc"]
+    path = tmp_path / "empty-document.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for documents in (parse_hipe(lines), read_hipe(path)):
+        assert [document.id for document in documents] == ["b", "c"]
+        assert str(documents[0].date) == "1900-01-01"
+        assert documents[0].line == 2 + [comment.endswith("document_id = b") for comment in comments].index(True)
+    period = (datetime.date(1850, 1, 1), datetime.date(1950, 1, 1))
+    grouped = hipe_inputs(path, path, time_periods=[period])["groups"]
+    assert grouped == ["TIME-1850-1950", "TIME-OTHER"]
