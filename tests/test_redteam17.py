@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from nerscore import compute_semeval
+from nerscore import cli, compute_semeval
 from nerscore.errors import InvalidInputError
 from nerscore.files import tables
 from nerscore.files.hipe import HipeFileError, parse_hipe, read_hipe
@@ -175,3 +175,21 @@ def test_a_document_of_no_token_line_gives_the_next_none_of_its_metadata(comment
     period = (datetime.date(1850, 1, 1), datetime.date(1950, 1, 1))
     grouped = hipe_inputs(path, path, time_periods=[period])["groups"]
     assert grouped == ["TIME-1850-1950", "TIME-OTHER"]
+
+
+# conlleval's -d is read for the time a matcher would take (nerscore.files.backtracking), one level of recursion a
+# group: a delimiter of 400 nested lookaheads, or groups repeated {1}, which Python's re compiles, raised
+# RecursionError out of the command (a traceback). Now refused as too deep to read, with the command's status 2.
+DEEP_DELIMITERS = {
+    "lookaheads": "(?=" * 450 + " " + ")" * 450 + " ",
+    "repeats": "(?:" * 450 + " " + "){1}" * 450,
+}
+
+
+@pytest.mark.parametrize("delimiter", list(DEEP_DELIMITERS.values()), ids=list(DEEP_DELIMITERS))
+def test_a_delimiter_nested_past_what_is_read_is_refused(delimiter: str, tmp_path: Path, capsys) -> None:
+    path = tmp_path / "x.conll"
+    path.write_text("Ada B-PER B-PER\n", encoding="utf-8")
+    assert cli.main(["--conlleval", "-d", delimiter, str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "groups nested" in captured.err and "Traceback" not in captured.err
