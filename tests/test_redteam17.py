@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from nerscore import cli, compute_semeval
+from nerscore import agreement, cli, compute_semeval
 from nerscore.errors import InvalidInputError
 from nerscore.files import tables
 from nerscore.files.hipe import HipeFileError, parse_hipe, read_hipe
@@ -193,3 +193,28 @@ def test_a_delimiter_nested_past_what_is_read_is_refused(delimiter: str, tmp_pat
     assert cli.main(["--conlleval", "-d", delimiter, str(path)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "groups nested" in captured.err and "Traceback" not in captured.err
+
+
+# Agreement labels a span unit with the type covering it, "O" where none does and the types of one annotator's
+# stacked entities joined by "|" (docs/scoring.md §13): an entity of the type 'A|B' agreed with an 'A' and a 'B'
+# stacked (alpha 1.0), and one of the type 'O' with no entity at all (its units not counted as labelled). Such a
+# type is now refused where it is, unless `labels` leaves it out.
+AMBIGUOUS_TYPES = [
+    pytest.param({"a": [[(0, 3, "A|B")]], "b": [[(0, 3, "A"), (0, 3, "B")]]}, "a", 0, "'A|B'", id="joined"),
+    pytest.param({"a": [[], [(0, 1, "PER"), (4, 7, "O")]], "b": [[], []]}, "a", 1, "'O'", id="outside"),
+    pytest.param({"a": [[]], "b": [[{"fragments": [[0, 1], [4, 7]], "type": "X|Y"}]]}, "b", 0, "'X|Y'", id="fragments"),
+    pytest.param({"a": [[("PER", "Ada"), ("O", "Bob")]], "b": [[]]}, "a", 0, "'O'", id="strings"),
+]
+
+
+@pytest.mark.parametrize(("annotations", "annotator", "sentence", "type_name"), AMBIGUOUS_TYPES)
+def test_a_type_that_reads_as_another_label_is_refused_in_agreement(
+    annotations: dict, annotator: str, sentence: int, type_name: str
+) -> None:
+    texts = ["Ada Bob"] * len(annotations["a"])
+    with pytest.raises(InvalidInputError) as raised:
+        agreement(annotations, texts=texts)
+    error = raised.value
+    assert (error.side, error.sentence) == (f"annotations['{annotator}']", sentence), str(error)
+    assert f"the type is {type_name}" in str(error)
+    assert agreement(annotations, texts=texts, labels=["PER"])["units"] == 7 * len(texts)
