@@ -218,3 +218,11 @@ def test_a_type_that_reads_as_another_label_is_refused_in_agreement(
     assert (error.side, error.sentence) == (f"annotations['{annotator}']", sentence), str(error)
     assert f"the type is {type_name}" in str(error)
     assert agreement(annotations, texts=texts, labels=["PER"])["units"] == 7 * len(texts)
+
+
+# hipe_inputs names a document without an id `document N` for `documents=` (bootstrap's units): a document whose id
+# is "document 2" and the second, unnamed, were then one unit, resampled together. A name given is never another's.
+def test_a_document_without_an_id_is_never_named_as_another() -> None:
+    lines = ["TOKEN\tNE-COARSE-LIT", "# document_id = document 2", "Ada\tB-pers", "# document_id =", "Bob\tB-pers"]
+    names = hipe_inputs(parse_hipe(lines), parse_hipe(lines))["documents"]
+    assert len(set(names)) == 2 and names[0] == "document 2", names

@@ -33,6 +33,7 @@ from ..span import Span, listed
 from ..table.pairs import Pairs
 from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Counts
 from .hipe import HipeDocument, align_hipe, read_hipe
+from .hipe_model import document_names
 from .hipe_tags import (
     HIPE_SCORERS,
     MENTIONS,
@@ -489,6 +490,7 @@ def hipe_inputs(
     read = partial(document_entities, column=column, scorer=profile, types=types, n_best=cut, mentions=mentions)
     inputs: dict[str, list[Any]] = {"references": [], "predictions": [], "documents": []}
     groups: list[str] = []
+    names = document_names(gold_documents)
     for index, (reference, prediction) in enumerate(zip(gold_documents, system_documents)):
         period = reference.period(time_periods)
         time = _time_label(period) if period is not None else "TIME-OTHER"
@@ -496,7 +498,7 @@ def hipe_inputs(
             references, linked = read(reference, prediction, None if keep is None else keep[index])
             inputs["references"].append(references)
             inputs["predictions"].append([span for span, _ in linked])
-            inputs["documents"].append(reference.id or f"document {index + 1}")
+            inputs["documents"].append(names[index])
             labels = ([time] if time_periods else []) + ([_noise_label(level)] if level is not None else [])
             groups.append("-".join(labels))
     if time_periods or noise_levels:
