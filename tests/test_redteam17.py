@@ -226,3 +226,17 @@ def test_a_document_without_an_id_is_never_named_as_another() -> None:
     lines = ["TOKEN\tNE-COARSE-LIT", "# document_id = document 2", "Ada\tB-pers", "# document_id =", "Bob\tB-pers"]
     names = hipe_inputs(parse_hipe(lines), parse_hipe(lines))["documents"]
     assert len(set(names)) == 2 and names[0] == "document 2", names
+
+
+# A number of a result that is no number (None, a string, a list: a result edited or read back from elsewhere) raised
+# TypeError ("unsupported format string passed to NoneType.__format__") or a ValueError naming nothing ("Unknown
+# format code 'f' for object of type 'str'") out of the formatters. Now the key is named.
+@pytest.mark.parametrize("value", [None, "0.5", [1]], ids=["none", "string", "list"])
+@pytest.mark.parametrize("formatter", ["table", "type-table"])
+def test_a_result_number_that_is_no_number_is_named(value: Any, formatter: str) -> None:
+    result = compute_semeval(references=[[(0, 1, "A")]], predictions=[[(0, 1, "A")]], per_type=True)
+    with pytest.raises(InvalidInputError, match=r"^results\['(A_)?strict_precision'\] is .*; expected a number"):
+        if formatter == "table":
+            tables.format_table({**result, "strict_precision": value})
+        else:
+            tables.format_type_table({**result, "A_strict_precision": value}, ["A"])
