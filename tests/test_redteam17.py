@@ -12,6 +12,7 @@ import pytest
 from nerscore import agreement, cli, compute_semeval
 from nerscore.errors import InvalidInputError
 from nerscore.files import tables
+from nerscore.files.annotations import read_brat
 from nerscore.files.hipe import HipeFileError, parse_hipe, read_hipe
 from nerscore.files.hipe_table import hipe_inputs, hipe_table
 from nerscore.forms import fragment_arrays
@@ -240,3 +241,12 @@ def test_a_result_number_that_is_no_number_is_named(value: Any, formatter: str) 
             tables.format_table({**result, "strict_precision": value})
         else:
             tables.format_type_table({**result, "A_strict_precision": value}, ["A"])
+
+
+# An .ann file of CR line ends (an old Mac's) is one line to brat's reader: its first T line's text ran to the end of
+# the file and was refused as a text that differs from the .txt's, without a word of the line ends. Now said.
+def test_an_ann_file_of_cr_line_ends_is_refused_naming_them(tmp_path: Path) -> None:
+    (tmp_path / "doc.txt").write_text("Ada met Bob", encoding="utf-8")
+    (tmp_path / "doc.ann").write_bytes(b"T1\tPER 0 3\tAda\rT2\tPER 8 11\tBob\r")
+    with pytest.raises(ValueError, match=r"doc\.ann:1: .*has \\r line ends, where brat ends each line with \\n"):
+        list(read_brat(tmp_path))
