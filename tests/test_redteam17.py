@@ -250,3 +250,20 @@ def test_an_ann_file_of_cr_line_ends_is_refused_naming_them(tmp_path: Path) -> N
     (tmp_path / "doc.ann").write_bytes(b"T1\tPER 0 3\tAda\rT2\tPER 8 11\tBob\r")
     with pytest.raises(ValueError, match=r"doc\.ann:1: .*has \\r line ends, where brat ends each line with \\n"):
         list(read_brat(tmp_path))
+
+
+# A HIPE type named ALL (`B-all`) had a per-type row named as the table's total row, and both read the total: the
+# type's row said TP 1, FP 1, FN 1 where its own counts are 1, 0, 0. Now refused at the tag, in the gold or (with a
+# tag set that scores it) the response.
+def test_a_hipe_type_named_all_is_refused_at_its_tag() -> None:
+    header = "TOKEN\tNE-COARSE-LIT"
+    gold = parse_hipe([header, "# document_id = a", "w\tB-all", "x\tB-loc", "y\tO"], "gold.tsv")
+    system = parse_hipe([header, "# document_id = a", "w\tB-all", "x\tO", "y\tS-All"], "run.tsv")
+    with pytest.raises(HipeFileError, match=r"^gold\.tsv:3: column NE-COARSE-LIT: 'B-all': its type, ALL, names"):
+        hipe_table(gold, system)
+    plain, late = (
+        parse_hipe([header, "# document_id = a", "w\tO", "x\tB-loc", f"y\t{tag}"], "run.tsv") for tag in ("O", "S-All")
+    )
+    with pytest.raises(HipeFileError, match=r"^run\.tsv:5: column NE-COARSE-LIT: 'S-All'"):
+        hipe_table(plain, late, tagset={"ALL", "LOC"})
+    assert [row["Label"] for row in hipe_table(plain, late)][:2] == ["ALL", "LOC"]  # (dropped: not scored)

@@ -45,9 +45,11 @@ from .hipe_tags import (
     link_values,
     normalize_related_links,
     normalize_time_links,
+    refuse_type,
     scored_types,
 )
 
+_ALL_TYPE = "its type, ALL, names the rows of all types; expected another"
 HIPE_COLUMNS = ("System", "Evaluation", "Label", "P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN")
 # The scorer's names of our schemes: fuzzy is our `type` (docs/scoring.md §4).
 REGIMES = {"fuzzy": "type", "strict": "strict"}
@@ -373,6 +375,8 @@ def hipe_table(
     for cut in n_best if nel else [None]:
         for name in sorted(columns):
             types = None if nel else scored_types(gold_documents, system_documents, name, tagset)
+            if types is not None and "ALL" in types:  # (its row was the total's, silently: both named ALL)
+                refuse_type([*gold_documents, *system_documents], name, "ALL", _ALL_TYPE)
             link_types = None
             if nel and profile.link_tagset and tagset is not None:
                 link_types = scored_types(gold_documents, system_documents, name, tagset, link_values)

@@ -163,6 +163,16 @@ def scored_types(
     return types
 
 
+def refuse_type(documents: Iterable[HipeDocument], column: str, name: str, problem: str) -> None:
+    """A `HipeFileError` at the first tag of the type `name` in `documents`' `column`, saying `problem`; nothing
+    where none is."""
+    for document in documents:
+        values = document.values(column)
+        found = next((index for index, value in enumerate(values) if entity_type_of(value) == name), None)
+        if found is not None:
+            raise HipeFileError(document.source, document.lines[found], f"{values[found]!r}: {problem}", column)
+
+
 def link_values(documents: Iterable[HipeDocument], column: str) -> set[str]:
     """Every link a link column holds, as the HIPE scorer's `get_all_tags` lists a column's tags (the scorer's tag
     set then filters them): each value's first link, in upper case; `_`, `-` and `O` none."""
