@@ -410,8 +410,8 @@ def _refuse_label_names(
         types = [span.entity_type for span in read_spans([rows[sentence]], annotator.side)[0]]
     else:
         types = [entity_type for entity_type, _ in read_strings([rows[sentence]], annotator.side)[0]]
-    meaning = "a unit no entity covers" if name == OUTSIDE else f"joined types ({STACKED} joins those covering a unit)"
-    problem = f"the type is {shown(name)}, which in agreement's units is the label of {meaning}; expected another type"
+    meaning = "the label of no entity" if name == OUTSIDE else f"the label of stacked types (joined by {STACKED})"
+    problem = f"found entity type {shown(name)}, which agreement's units read as {meaning}; expected another type"
     raise InvalidInputError(problem, annotator.side, sentence, entity=types.index(name))
 
 

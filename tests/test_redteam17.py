@@ -217,7 +217,7 @@ def test_a_type_that_reads_as_another_label_is_refused_in_agreement(
         agreement(annotations, texts=texts)
     error = raised.value
     assert (error.side, error.sentence) == (f"annotations['{annotator}']", sentence), str(error)
-    assert f"the type is {type_name}" in str(error)
+    assert f"found entity type {type_name}, which agreement's units read as the label of" in str(error)
     assert agreement(annotations, texts=texts, labels=["PER"])["units"] == 7 * len(texts)
 
 
