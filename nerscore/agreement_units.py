@@ -384,11 +384,35 @@ def _entity_columns(
     kept = annotator.present[columns.sentence]
     if labels is not None:
         kept &= np.isin(columns.type_id, [index for index, name in enumerate(columns.type_names) if name in labels])
+    _refuse_label_names(columns, kept, annotator, rows, form)
     if kept.all():
         return columns
     return columns._replace(
         sentence=columns.sentence[kept], start=columns.start[kept], end=columns.end[kept], type_id=columns.type_id[kept]
     )
+
+
+def _refuse_label_names(
+    columns: _EntityColumns, kept: np.ndarray, annotator: Annotator, rows: list[list[Any]], form: str
+) -> None:
+    """A located `InvalidInputError` at the first entity kept whose type is a unit's label of another meaning
+    (docs/scoring.md §13): "O", a unit no entity covers, or one holding "|", which joins the types of an
+    annotator's entities that cover one unit (a type 'A|B' agreed with an 'A' and a 'B' stacked, and a type 'O' with
+    no entity, silently)."""
+    bad = [index for index, name in enumerate(columns.type_names) if name == OUTSIDE or STACKED in name]
+    if not bad:
+        return
+    found = np.flatnonzero(np.isin(columns.type_id, bad) & kept)
+    if not len(found):
+        return
+    sentence, name = int(columns.sentence[found[0]]), columns.type_names[int(columns.type_id[found[0]])]
+    if form == SPANS:
+        types = [span.entity_type for span in read_spans([rows[sentence]], annotator.side)[0]]
+    else:
+        types = [entity_type for entity_type, _ in read_strings([rows[sentence]], annotator.side)[0]]
+    meaning = "the label of no entity" if name == OUTSIDE else f"the label of stacked types (joined by {STACKED})"
+    problem = f"found entity type {shown(name)}, which agreement's units read as {meaning}; expected another type"
+    raise InvalidInputError(problem, annotator.side, sentence, entity=types.index(name))
 
 
 _PAST = "ends past 2**62; expected offsets of units that agreement counts in 64-bit integers"

@@ -94,11 +94,13 @@ def discontinuous(batch: list[list]) -> bool:
     padded=st.sampled_from([1, 2, fragment_arrays._PADDED_FRAGMENTS]),
     packed=st.booleans(),
     block=st.sampled_from([1, 2, span_arrays._BLOCK_ENTITIES]),
+    chunk=st.sampled_from([1, 3, fragment_arrays._FRAGMENT_PAIRS_AT_ONCE]),
 )
-def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed, block) -> None:
+def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed, block, chunk) -> None:
     # `padded`: entities of more fragments are ordered by Python's comparison of their tuples; without `packed`,
     # by a lexsort of their fragments' bounds rather than one integer an entity. `block`: each side read in
-    # blocks of sentences of about that many entities, some of fragments, some of spans.
+    # blocks of sentences of about that many entities, some of fragments, some of spans. `chunk`: the pairs of
+    # fragments that meet listed that many at a time (or one reference's), summed into pairs of entities as they come.
     predictions, references = batch
     checked = ns.Options.of(**options)
     keys = {"wraps": fragment_arrays._packed_keys} if packed else {"return_value": None}
@@ -106,6 +108,7 @@ def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed,
         mock.patch.object(fragment_arrays, "_PADDED_FRAGMENTS", padded),
         mock.patch.object(fragment_arrays, "_packed_keys", **keys),
         mock.patch.object(span_arrays, "_BLOCK_ENTITIES", block),
+        mock.patch.object(fragment_arrays, "_FRAGMENT_PAIRS_AT_ONCE", chunk),
     ):
         table = span_arrays.span_pairs(predictions, references, checked)
     assert table is not None, "valid span dicts take the arrays"

@@ -238,7 +238,9 @@ def _text_bound(line: str, text: str, source: str, number: int, text_name: str) 
         # At most what `shown` shows: the fragments of one line may cover the text many times over.
         found = _FRAGMENT_SEPARATOR.join(text[start : min(end, start + 100)] for start, end in fragments[:100])
         hint = ""
-        if "\r" in text[: fragments[-1][1]]:
+        if "\r" in annotated:  # (an old Mac's line ends: the whole file one line, read as this one's text)
+            hint = f" ({source} has \\r line ends, where brat ends each line with \\n: its lines run together)"
+        elif "\r" in text[: fragments[-1][1]]:
             hint = f" ({text_name} has \\r\\n line ends: a tool that counted each as one character is offset by them)"
         raise ConllError(
             source,

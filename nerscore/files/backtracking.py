@@ -32,10 +32,22 @@ _OVERLAPPING = (
     "(time a power of a run's length, or exponential in their number); one quantifier matches the same"
 )
 
+_DEEP = (
+    "groups nested deeper than this reading of a pattern goes (hundreds of levels, which Python's re compiles), "
+    "whose cost it cannot tell"
+)
+
 
 def backtracking(pattern: bytes) -> str | None:
     """Why matching `pattern` (Python's `re` syntax, compiled already) can take time beyond a line's length, in
-    words for a refusal (`_NESTED`, `_OVERLAPPING`); None when each try costs at most the run it reads."""
+    words for a refusal (`_NESTED`, `_OVERLAPPING`, `_DEEP`); None when each try costs at most the run it reads."""
+    try:
+        return _backtracking(pattern)
+    except RecursionError:  # (the walk recurses a level a group: 400 nested lookaheads raised it, a traceback)
+        return _DEEP
+
+
+def _backtracking(pattern: bytes) -> str | None:
     parsed = _parser().parse(pattern)
     caseless = bool(parsed.state.flags & re.IGNORECASE) or re.search(rb"\(\?[a-zA-Z]*i", pattern) is not None
     walk = _Walk(caseless)

@@ -218,6 +218,11 @@ def _parse_text(text: str, source: str) -> list[HipeDocument]:
     return builder.finish()
 
 
+def _is_document_key(key: str) -> bool:
+    """Whether a comment's key starts a document (`# document_id`, HIPE-2022's `# hipe2022:document_id`)."""
+    return key.removeprefix("hipe2022:").startswith("document")
+
+
 class _Builder:
     """The reading state of one file: the header, the document being read (its token lines, read whole, and split
     into columns when it closes) and the comments since its last token."""
@@ -245,6 +250,11 @@ class _Builder:
         self.numbers.clear()
         self.start = line
         self.seen = 0  # the tokens whose pending comments were settled
+        # The line of the document's `# document` line (0 before it), the comments after it while it has no token
+        # (the next document's, where another `# document` line follows), and whether one did (an empty document).
+        self.document_line = 0
+        self.since_document: dict[str, str] = {}
+        self.replacing = False
 
     def add_run(self, run: str, number: int, lines: int) -> None:
         """`lines` token lines, joined by newlines in `run`, the first at line `number`."""
@@ -260,8 +270,14 @@ class _Builder:
 
     def read_header(self, number: int, line: str) -> None:
         # The header's names never hold a space: split on any run of white space, which also reads a header whose
-        # tab was typed as spaces (a submitted run of CLEF-HIPE-2020 has one).
-        self.header = line.split()
+        # tab was typed as spaces (a submitted run of CLEF-HIPE-2020 has one). A field between tabs that names
+        # nothing is a column without a name, as the scorer's csv reader reads it (a file whose every line ends with
+        # a tab was refused: "3 values where the header names 2 columns").
+        self.header = [
+            name
+            for number, field in enumerate(line.split("\t"), 1)
+            for name in (field.split() or [f"(column {number})"])
+        ]
         if len(set(self.header)) < len(self.header):
             raise HipeFileError(self.source, number, f"a column is named twice in the header {self.header}")
 
@@ -302,12 +318,25 @@ class _Builder:
             self.start = pending_line or number
             self.metadata.update(pending)
             self.pending = {}
+        elif name.startswith("document") and self.document_line:
+            # The document before has no token line (an empty one, which the scorer scores as nothing): its `#
+            # document` line is dropped, and the comments since, the next document's whichever side of its id line
+            # they are on (CLEF-HIPE-2020's date before it, HIPE-2022's after), are taken over the empty one's (the
+            # next document's tokens had the empty one's id and date before).
+            kept = {kept: value for kept, value in self.metadata.items() if not _is_document_key(kept)}
+            self.metadata, self.replacing, self.start = kept | self.since_document, True, number
+        if name.startswith("document"):
+            self.document_line, self.since_document = number, {}
+        elif key and self.document_line and not self.count:
+            self.since_document.setdefault(key, value)
         if not key:
             return
         if self.count:
             if not self.pending:
                 self.pending_line = number
             self.pending.setdefault(key, value)
+        elif self.replacing:
+            self.metadata[key] = value
         else:
             self.metadata.setdefault(key, value)
 
@@ -373,6 +402,9 @@ class _Builder:
             raise HipeFileError(self.source, None, "the file is empty (a HIPE file starts with its header)")
         if self.count:
             self._close()
+        if not self.documents:  # (scored, it was "<gold>: the gold has no tokens", naming no file)
+            problem = "has no token line after its header (nothing to score); expected a line a token"
+            raise HipeFileError(self.source, None, problem)
         return self.documents
 
 

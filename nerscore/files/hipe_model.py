@@ -266,6 +266,19 @@ def align_hipe(gold: Sequence[HipeDocument], system: Sequence[HipeDocument]) -> 
     raise HipeFileError(source, None, f"{len(system)} documents where the gold ({_source(gold)}) has {len(gold)}")
 
 
+def document_names(documents: Sequence[HipeDocument]) -> list[str]:
+    """Each document's id (`hipe_inputs`' `documents=`, `bootstrap`'s units), `document 3` for one without, never
+    another's id (a document named "document 2" and the second, unnamed, were one unit)."""
+    taken, names = {document.id for document in documents}, []
+    for index, document in enumerate(documents):
+        name = document.id or f"document {index + 1}"
+        while not document.id and name in taken:
+            name += " (no id)"
+        taken.add(name)
+        names.append(name)
+    return names
+
+
 def _restructured(
     gold: HipeDocument, columns: Mapping[str, tuple[str, ...]], lines: tuple[int, ...], source: str
 ) -> HipeDocument:

@@ -33,6 +33,7 @@ from ..span import Span, listed
 from ..table.pairs import Pairs
 from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Counts
 from .hipe import HipeDocument, align_hipe, read_hipe
+from .hipe_model import document_names
 from .hipe_tags import (
     HIPE_SCORERS,
     MENTIONS,
@@ -44,9 +45,11 @@ from .hipe_tags import (
     link_values,
     normalize_related_links,
     normalize_time_links,
+    refuse_type,
     scored_types,
 )
 
+_ALL_TYPE = "its type, ALL, names the rows of all types; expected another"
 HIPE_COLUMNS = ("System", "Evaluation", "Label", "P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN")
 # The scorer's names of our schemes: fuzzy is our `type` (docs/scoring.md §4).
 REGIMES = {"fuzzy": "type", "strict": "strict"}
@@ -372,6 +375,8 @@ def hipe_table(
     for cut in n_best if nel else [None]:
         for name in sorted(columns):
             types = None if nel else scored_types(gold_documents, system_documents, name, tagset)
+            if types is not None and "ALL" in types:  # (its row was the total's, silently: both named ALL)
+                refuse_type([*gold_documents, *system_documents], name, "ALL", _ALL_TYPE)
             link_types = None
             if nel and profile.link_tagset and tagset is not None:
                 link_types = scored_types(gold_documents, system_documents, name, tagset, link_values)
@@ -489,6 +494,7 @@ def hipe_inputs(
     read = partial(document_entities, column=column, scorer=profile, types=types, n_best=cut, mentions=mentions)
     inputs: dict[str, list[Any]] = {"references": [], "predictions": [], "documents": []}
     groups: list[str] = []
+    names = document_names(gold_documents)
     for index, (reference, prediction) in enumerate(zip(gold_documents, system_documents)):
         period = reference.period(time_periods)
         time = _time_label(period) if period is not None else "TIME-OTHER"
@@ -496,7 +502,7 @@ def hipe_inputs(
             references, linked = read(reference, prediction, None if keep is None else keep[index])
             inputs["references"].append(references)
             inputs["predictions"].append([span for span, _ in linked])
-            inputs["documents"].append(reference.id or f"document {index + 1}")
+            inputs["documents"].append(names[index])
             labels = ([time] if time_periods else []) + ([_noise_label(level)] if level is not None else [])
             groups.append("-".join(labels))
     if time_periods or noise_levels:

@@ -163,6 +163,16 @@ def scored_types(
     return types
 
 
+def refuse_type(documents: Iterable[HipeDocument], column: str, name: str, problem: str) -> None:
+    """A `HipeFileError` at the first tag of the type `name` in `documents`' `column`, saying `problem`; nothing
+    where none is."""
+    for document in documents:
+        values = document.values(column)
+        found = next((index for index, value in enumerate(values) if entity_type_of(value) == name), None)
+        if found is not None:
+            raise HipeFileError(document.source, document.lines[found], f"{values[found]!r}: {problem}", column)
+
+
 def link_values(documents: Iterable[HipeDocument], column: str) -> set[str]:
     """Every link a link column holds, as the HIPE scorer's `get_all_tags` lists a column's tags (the scorer's tag
     set then filters them): each value's first link, in upper case; `_`, `-` and `O` none."""
@@ -176,7 +186,7 @@ def hipe_links(
     value (a Wikidata QID, `NIL`, or several `|`-separated, best first), `_` and `-` outside, values in upper case;
     each as a `Span` of its first link and the links it offers (its first `n_best`). A run of `O` (a tag where a
     link belongs) is no entity. `keep` leaves out tokens, as in `hipe_spans`."""
-    values = document.values(column)
+    values = link_column_values(document, column)
     links: list[tuple[Span, tuple[str, ...]]] = []
     start = 0
     for link, run in groupby(value.upper() for value in (values if keep is None else compress(values, keep))):
@@ -185,6 +195,18 @@ def hipe_links(
             links.append(_link_entity(start, start + length, link, n_best))
         start += length
     return links
+
+
+def link_column_values(document: HipeDocument, column: str) -> tuple[str, ...]:
+    """A link column's values, a `HipeFileError` at the first whose first link is empty (`|Q42`: an entity of no
+    link, which was refused unlocated, as a `Span` of type '', once paired)."""
+    values = document.values(column)
+    bad = {value for value in set(values) if value[:1] == "|"}  # (the distinct values: a column holds few)
+    if bad:
+        index = next(index for index, value in enumerate(values) if value in bad)
+        problem = f"{values[index]!r} is not a link (its first is empty); expected a QID, NIL or several, |-separated"
+        raise HipeFileError(document.source, document.lines[index], problem, column)
+    return values
 
 
 def _link_entity(start: int, end: int, value: str, n_best: int) -> tuple[Span, tuple[str, ...]]:
@@ -209,7 +231,7 @@ def hipe_linked_mentions(
     is kept first otherwise (the gold). Values in upper case; a tag other than `O` with an unknown prefix (`_`)
     opens a mention as the scorer's reading does; the link `_` or `-` is no entity. `s_starts`: `S-` starts a
     mention even after one of its type (HIPE-2022's official link rows)."""
-    links_of = document.values(column)
+    links_of = link_column_values(document, column)
     tags = document.values(mentions)
     found: list[tuple[int, int, str]] = []
     link: str | None = None

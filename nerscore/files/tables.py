@@ -4,6 +4,7 @@ two systems. The command line prints them; the Space lays its tables out from `s
 from __future__ import annotations
 
 import functools
+import numbers
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
@@ -64,7 +65,7 @@ def summary_rows(results: Mapping[str, Any], beta: float = 1.0) -> list[tuple[st
     f_name = f_key(beta)
     columns = summary_columns(results)
     measures = [(measure, measure) for measure in SUMMARY_MEASURES] + [(f_name.upper(), f_name)]
-    return [(label, [results[f"{column}_{measure}"] for column in columns]) for label, measure in measures]
+    return [(label, [_number(results, f"{column}_{measure}") for column in columns]) for label, measure in measures]
 
 
 @_refusing(_RESULT)
@@ -86,8 +87,8 @@ def format_table(results: Mapping[str, Any], beta: float = 1.0) -> str:
     if "value" in results:  # docs/scoring.md §10: one score of its own pairing, not a scheme's column
         interval = f"{_format_interval(results, 'value'):>17}" if intervals else ""
         parts = [("precision", "value_precision"), ("recall", "value_recall"), (f_name.upper(), f"value_{f_name}")]
-        rest = ", ".join(f"{label} {results[key]:.4f}" for label, key in parts)
-        lines.append(f"{'value':<10}{_format_number(results['value']):>10}{interval}  ({rest})")
+        rest = ", ".join(f"{label} {_number(results, key):.4f}" for label, key in parts)
+        lines.append(f"{'value':<10}{_format_number(_number(results, 'value')):>10}{interval}  ({rest})")
     return "\n".join(lines)
 
 
@@ -95,7 +96,7 @@ def _format_interval(results: Mapping[str, Any], key: str) -> str:
     """``low-high`` of a key that has an interval, else nothing (the counts)."""
     if f"{key}_low" not in results:
         return ""
-    return f"{results[f'{key}_low']:.4f}-{results[f'{key}_high']:.4f}"
+    return f"{_number(results, f'{key}_low'):.4f}-{_number(results, f'{key}_high'):.4f}"
 
 
 @_refusing("the dict compare_semeval returns")
@@ -104,11 +105,11 @@ def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
     f_name = f_key(beta)
     lines = [f"{'scheme':<10}{'measure':<11}{'A':>9}{'B':>9}{'B-A':>9}{'low':>9}{'high':>9}{'p-value':>11}"]
     for scheme, label, key in _measure_rows(results, f_name, "_a"):
-        numbers = [f"{results[f'{key}_{end}']:.4f}" for end in ("a", "b")]
-        numbers += [f"{results[f'{key}_{end}']:+.4f}" for end in ("delta", "delta_low", "delta_high")]
+        numbers = [f"{_number(results, f'{key}_{end}'):.4f}" for end in ("a", "b")]
+        numbers += [f"{_number(results, f'{key}_{end}'):+.4f}" for end in ("delta", "delta_low", "delta_high")]
         # The smallest p of a million shuffles is 1e-06, not 0.0000.
-        p_value = results[f"{key}_p_value"]
-        p_value = f"{p_value:.4f}" if p_value >= 0.0001 else f"{p_value:.0e}"
+        p = _number(results, f"{key}_p_value")
+        p_value = f"{p:.4f}" if p >= 0.0001 else f"{p:.0e}"
         lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{number:>9}" for number in numbers) + f"{p_value:>11}")
     return "\n".join(lines)
 
@@ -138,7 +139,7 @@ def format_runs(results: Mapping[str, Any], beta: float = 1.0) -> str:
     lines = [header + (f"{'low':>9}{'high':>9}" if intervals else "")]
     ends = ("mean", "std", "min", "max", *(("mean_low", "mean_high") if intervals else ()))
     for scheme, label, key in _measure_rows(results, f_name, "_mean"):
-        cells = [f"{results[f'{key}_{end}']:.4f}" for end in ends]
+        cells = [f"{_number(results, f'{key}_{end}'):.4f}" for end in ends]
         cells[1] = f"± {cells[1]}"
         lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{cell:>9}" for cell in cells))
     return "\n".join(lines)
@@ -157,7 +158,9 @@ def format_type_table(
         prefix = f"{entity_type}_{scheme}"
         lines.append(
             f"{entity_type:<{width}}"
-            + "".join(f"{_format_number(results[f'{prefix}_{m}']):>10}" for m in ("precision", "recall", f_name))
+            + "".join(
+                f"{_format_number(_number(results, f'{prefix}_{m}')):>10}" for m in ("precision", "recall", f_name)
+            )
             + f"{results[f'{prefix}_possible']:>10}"
         )
     return "\n".join(lines)
@@ -205,6 +208,7 @@ _DIAGNOSTICS = "boundary diagnostics"
 _DIAGNOSTICS_WIDTH = _width(_DIAGNOSTICS, DIAGNOSTIC_KEYS)
 
 
+@_refusing("a result of compute_semeval with diagnostics=True")
 def format_diagnostics(results: Mapping[str, Any]) -> str:
     """The boundary diagnostics of a result (`diagnostics=True`, docs/scoring.md §11), one count a line."""
     width = _DIAGNOSTICS_WIDTH
@@ -215,13 +219,14 @@ def format_diagnostics(results: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@_refusing("a result of summarize_runs with diagnostics=True")
 def format_runs_diagnostics(results: Mapping[str, Any]) -> str:
     """The boundary diagnostics of a `summarize_runs` dict (`diagnostics=True`): each count's mean ± the standard
     deviation over the runs, the smallest and the largest."""
     width = _DIAGNOSTICS_WIDTH
     lines = [f"{_DIAGNOSTICS:<{width}}{'mean':>9}{'± std':>9}{'min':>9}{'max':>9}"]
     for key in DIAGNOSTIC_KEYS:
-        mean, std, low, high = (results[f"{key}_{end}"] for end in ("mean", "std", "min", "max"))
+        mean, std, low, high = (_number(results, f"{key}_{end}") for end in ("mean", "std", "min", "max"))
         cells = [f"{mean:.2f}", f"± {std:.2f}", str(low), str(high)]
         lines.append(f"{key:<{width}}" + "".join(f"{cell:>9}" for cell in cells))
     return "\n".join(lines)
@@ -241,6 +246,7 @@ _ERROR_COLUMNS = (
 def format_errors(rows: Sequence[Mapping[str, Any]]) -> str:
     """The `errors` rows (docs/scoring.md §11) as a table, most frequent first; "-" on an unpaired side."""
     assert {field for _, field in _ERROR_COLUMNS} == {*ERROR_FIELDS, "count"}
+    _check_rows(rows)
     cells = [[header for header, _ in _ERROR_COLUMNS]]
     cells += [["-" if row[field] is None else str(row[field]) for _, field in _ERROR_COLUMNS] for row in rows]
     widths = [max(map(_display_width, column)) for column in zip(*cells)]
@@ -254,11 +260,32 @@ def format_errors(rows: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _check_rows(rows: Any) -> None:
+    """An `InvalidInputError` naming the row or field of `errors` rows that `format_errors` cannot read (a KeyError
+    or a TypeError before)."""
+    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Sequence):
+        raise InvalidInputError(f"rows is {shown(rows)}; expected the list of a result's errors rows")
+    for index, row in enumerate(rows):
+        missing = [field for _, field in _ERROR_COLUMNS if field not in row] if isinstance(row, Mapping) else None
+        if missing is None or missing:
+            found = shown(row) if missing is None else f"a row without {', '.join(missing)}"
+            raise InvalidInputError(f"rows[{index}] is {found}; expected a dict with the keys of a result's errors")
+
+
 def _display_width(text: str) -> int:
     """The columns `text` takes in a terminal: two for a wide (East Asian) character, one for any other."""
     import unicodedata  # here: only the errors table needs it
 
     return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in text)
+
+
+def _number(results: Mapping[str, Any], key: str, name: str = "results") -> int | float:
+    """`results[key]`, a number to format; an `InvalidInputError` naming the key where it is none (None, a string
+    or a list raised TypeError or "Unknown format code" out of the formatting)."""
+    value = results[key]
+    if not isinstance(value, numbers.Real):  # (numpy's numbers too)
+        raise InvalidInputError(f"{name}[{key!r}] is {shown(value)}; expected a number, as the result holds")
+    return cast(int | float, value)
 
 
 def _format_number(value: int | float) -> str:
@@ -270,8 +297,8 @@ def format_slice_table(name: str, buckets: Mapping[str, Mapping[str, Any]], beta
     (ACT) entities, and F under each scheme it holds, from the most lenient to the strictest; with intervals, each
     F followed by its interval."""
     f_name = f_key(beta)
+    columns = _slice_columns(name, buckets, f_name)
     first = next(iter(buckets.values()), {})
-    columns = [column for column in SUMMARY_COLUMNS if f"{column}_{f_name}" in first]
     intervals = any(f"{column}_{f_name}_low" in first for column in columns)
     title = f"{name}"
     width = _width(title, buckets)
@@ -283,8 +310,27 @@ def format_slice_table(name: str, buckets: Mapping[str, Mapping[str, Any]], beta
     for bucket, values in buckets.items():
         line = f"{bucket:<{width}}{values[pos_key]:>8}{values[act_key]:>8}"
         for column in columns:
-            line += f"{_format_number(values[f'{column}_{f_name}']):>14}"
+            line += f"{_format_number(_number(values, f'{column}_{f_name}', f'buckets[{bucket!r}]')):>14}"
             if intervals:
                 line += f"{_format_interval(values, f'{column}_{f_name}'):>17}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def _slice_columns(name: Any, buckets: Any, f_name: str) -> list[str]:
+    """The schemes of `SUMMARY_COLUMNS` a slice's buckets hold (its first bucket's); an `InvalidInputError` naming
+    the argument, bucket or key that `format_slice_table` cannot read (a KeyError '' or an AttributeError before)."""
+    expected = "a slice's name and its buckets, as a result's slices hold them (each bucket a dict of its scores)"
+    if not isinstance(name, str) or not isinstance(buckets, Mapping):
+        found = f"name is {shown(name)}" if not isinstance(name, str) else f"buckets is {shown(buckets)}"
+        raise InvalidInputError(f"{found}; expected {expected}")
+    first: Any = next(iter(buckets.values()), {})
+    columns = [column for column in SUMMARY_COLUMNS if isinstance(first, Mapping) and f"{column}_{f_name}" in first]
+    keys = [f"{column}_{end}" for column in columns[:1] for end in ("possible", "actual")]
+    keys += [f"{column}_{f_name}" for column in columns] or [f"type_{f_name}"]
+    for bucket, values in buckets.items():
+        missing = [key for key in keys if key not in values] if isinstance(values, Mapping) else None
+        if not isinstance(bucket, str) or missing is None or missing:
+            found = shown(values) if missing is None else f"a dict without {', '.join(missing)}"
+            raise InvalidInputError(f"buckets[{shown(bucket)}] is {found}; expected {expected}")
+    return columns
