@@ -41,9 +41,12 @@ def ground_in_stages(
     rows are taken in order, each grounded if a best flow keeps the rows decided so far and grounds it too: it is
     grounded in the current flow (kept: its arc back to its text and type is barred), or a cycle of such arcs
     runs through its own (text and type, row) arc without a barred one (the flow moves along it). A row found
-    ungroundable stays so as others are decided (the best flows only narrow), so its arc needs no bar. The
-    searches start at a row's references and "unpaired" and are kept until the flow or a bar changes it: each
-    occurrence costs one search, not one per type, and at most 2R more."""
+    ungroundable stays so as others are decided (a cycle through it later would have been one then: it keeps the
+    rows kept then), so its arc needs no bar; a text and type with all of its predictions kept has no arc back
+    left, so its later rows need no search. The searches follow only arcs of reduced cost 0 (listed once: the
+    potentials stay), start at a row's references and "unpaired", and are kept until the flow moves or a bar cuts
+    their tree: one search an occurrence, not one per type, and at most 2R more (issue 31's n types, half the
+    references': n / 2 searches in all, the flow's two rounds of paths each over the n^2 arcs)."""
     members = sorted({row for row, _ in component})
     order = sorted(members, key=lambda row: (rows[row][1], rows[row][0][1]))
     if len({(rows[row][1], rows[row][0][1]) for row in members}) < len(members):
@@ -118,18 +121,23 @@ def ground_in_stages(
         for index in range(size):
             potential[index] += settled.get(index, last)
         left -= _paths_at_cost_zero(head, room, cost, out, potential, left)
+    # The potentials stay: the arcs of reduced cost 0 (either way), the source's left out, are the searches' arcs.
+    tight = [
+        [a for a in arcs if head[a] and cost[a] + potential[tail] == potential[head[a]]]
+        for tail, arcs in enumerate(out)
+    ]
     barred = set()  # the arcs back from rows decided grounded
     reached: dict[int, dict[int, int]] = {}  # start -> {node: the arc into it}, until the flow or a bar changes
+    kept = Counter[int]()  # each text and type's rows decided grounded: at its supply, none of its rows can join
 
     def reach(start: int) -> dict[int, int]:
         if start not in reached:
             found = {start: -1}
             frontier = [start]
             for tail in frontier:
-                for a in out[tail]:
+                for a in tight[tail]:
                     to = head[a]
-                    tight = cost[a] + potential[tail] == potential[to]
-                    if room[a] and tight and to and to not in found and a not in barred:
+                    if room[a] and to not in found and a not in barred:
                         found[to] = a
                         frontier.append(to)
             reached[start] = found
@@ -137,13 +145,13 @@ def ground_in_stages(
 
     for row in order:
         a = own[row]
+        tail, here = head[a ^ 1], head[a]
         if room[a]:
-            tail, here = head[a ^ 1], head[a]
-            if cost[a] + potential[tail] != potential[here]:
+            if cost[a] + potential[tail] != potential[here] or kept[tail] == supply[keys[tail - 2]]:
                 continue
-            for b in out[here]:
-                found = reach(head[b]) if room[b] and cost[b] + potential[here] == potential[head[b]] else {}
-                if tail in found and b not in barred:
+            for b in tight[here]:
+                found = reach(head[b]) if room[b] else {}
+                if tail in found:
                     cycle = [a, b]
                     at, path = tail, []
                     while found[at] >= 0:
@@ -161,6 +169,7 @@ def ground_in_stages(
             else:
                 continue
         barred.add(a ^ 1)
+        kept[tail] += 1
         # A search whose tree does not enter the text and type by the barred arc reaches what it reached.
         reached = {start: found for start, found in reached.items() if found.get(head[a ^ 1]) != a ^ 1}
     return {row for row in members if room[own[row]]}
