@@ -2,13 +2,17 @@
 texts and types are each predicted once, with a choice, and of types no reference of it has, is solved by a flow
 of one row per occurrence (`_foreign_singletons`), not one per (occurrence, type); a component of one text whose
 references each overlap one occurrence, and each occurrence at most one, of types none of them has, in one pass
-over its occurrences without a flow (`_foreign_apart`), whatever the number of predictions of each type.
+over its occurrences without a flow (`_foreign_apart`), whatever the number of predictions of each type; and any
+component of 4 texts and types or more (nerscore.forms.staged_grounding) in two stages: the pairing's value by a
+flow of few-bit costs, then the smallest list row by row along cycles of reduced cost 0 (n types, half of them
+the references', once n^2 rows of n^2 bits).
 
 Their oracle is the flow of §1b's own rows (`_best_grounding`, the collapse switched off), on every small case of
 a seeded walk and of Hypothesis: 1-4 occurrences of "a", texts that overlap ("a a" and "a", "aa"), 0-4
 references of 1-2 types and 0-4 predictions of 1-3 types (and, for the pass, 1-7 tokens of "a", "aa", "aaa", a
 reference inside some, 1-4 types of 1-4 predictions each); and the exhaustive oracle (tests/grounding_oracle.py)
-where it is small enough. Growth is counted by the rows and bits of the flow, never by a clock (the clock's
+where it is small enough; the stages also on every shape (spans of three types, several strings, `normalize`),
+and past the oracle's sizes. Growth is counted by the rows and bits of the flow, never by a clock (the clock's
 figures are benchmarks/hostile.py --grounding's)."""
 
 from __future__ import annotations
@@ -378,3 +382,21 @@ def test_half_the_types_shared_grow_with_the_input(name) -> None:
     assert all(later[0] <= 4.5 * earlier[0] for earlier, later in pairwise(sizes)), sizes
     # §3's four digits of radix n + 1 and the shared characters': a few bits more for 2x n, not 4x
     assert all(later[1] <= earlier[1] + 5 for earlier, later in pairwise(sizes)), sizes
+
+
+def test_the_stages_ground_as_the_rows_past_the_oracle() -> None:
+    # Larger components than the oracle can walk (up to 25 tokens, 15 references of five types, three strings of
+    # up to five types, up to six predictions each): the stages and §1b's rows, 120 seeded cases.
+    rng = random.Random(99)
+    for _ in range(120):
+        text = " ".join(rng.choice(("a", "aa", "b", "ab")) for _ in range(rng.randint(5, 25)))
+        references = []
+        for _ in range(rng.randint(1, 15)):
+            start = rng.randrange(len(text))
+            references.append((start, rng.randint(start + 1, min(len(text), start + 5)), rng.choice("XYZTU")))
+        predictions = []
+        for needle in rng.sample(["a", "aa", "a a", "b", "ab"], rng.randint(1, 3)):
+            for kind in rng.sample("XYZTUVW", rng.randint(1, 5)) if needle in text else ():
+                predictions += [(kind, needle)] * rng.randint(1, 6)
+        document = (text, references, predictions, rng.choice((None, 0.5, 1.0)), False)
+        assert grounded_in_stages(*document, threshold=1)[0] == grounded_in_stages(*document, threshold=10**9)[0]
