@@ -311,6 +311,7 @@ def test_a_grounding_whose_weights_would_not_fit_is_refused_before_the_flow(monk
 
     monkeypatch.setattr("nerscore.errors.free_memory", lambda: 10**8)
     monkeypatch.setattr(joint_grounding, "max_weight_flow", None)  # never reached
+    monkeypatch.setattr(joint_grounding, "STAGED_FROM", 5)  # 4 types: §1b's rows (the stages: below)
     # each type twice: types predicted once, of no reference's type, rank occurrences, not rows (test_typesflow)
     predictions = [[], [[f"T{i}", "a"] for i in range(4)] * 2]
     refused = (
@@ -322,3 +323,8 @@ def test_a_grounding_whose_weights_would_not_fit_is_refused_before_the_flow(monk
     monkeypatch.setattr("nerscore.errors.free_memory", lambda: None)  # where none can be read, nothing is refused
     with pytest.raises(TypeError):  # the flow is reached (and is None here)
         compute_semeval(predictions=predictions, references=[[], [[0, 4999, "X"]]], texts=["", "a " * 2500])
+    # In stages (`staged_grounding`) the same sentence needs no share: a flow of costs of a few bits, not refused
+    monkeypatch.setattr(joint_grounding, "STAGED_FROM", 4)
+    monkeypatch.setattr("nerscore.errors.free_memory", lambda: 10**8)
+    result = compute_semeval(predictions=predictions, references=[[], [[0, 4999, "X"]]], texts=["", "a " * 2500])
+    assert (result["ungrounded"], result["strict_spurious"]) == (0, 7)
