@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -459,9 +460,23 @@ def describe(indent: int = 4, width: int = 116) -> str:
     return "\n".join(entries)
 
 
-def check_accumulator(options: Any, ordered: Any) -> None:
-    """What an `Accumulator` is built of, and the options of its `result`: an `Options`, `ordered` True or False."""
+def check_accumulator(options: Any, ordered: Any) -> Options:
+    """What an `Accumulator` is built of, and the options of its `result`: an `Options`, `ordered` True or False.
+    The options as `Options.of` reads them: one built by hand (`Options(mode="Strict")`) failed as it counted
+    (AttributeError: 'str' object has no attribute 'roles'), or had every batch counted with its options refused
+    (`result_scores.counted_without`: "mode='Strict' (it was counted with mode='strict')")."""
     if not isinstance(options, Options):  # (AttributeError: 'dict' object has no attribute 'bootstrap')
         raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
     if not isinstance(ordered, bool):
         raise ValueError(f"ordered is {shown(ordered)}; expected True or False")
+    if _AS_CHECKED.get(id(options)) is options:
+        return options
+    checked = Options.of(**{name: getattr(options, name) for name in OPTION_NAMES})
+    checked = options if checked == options else checked
+    _AS_CHECKED[id(checked)] = checked
+    return checked
+
+
+# The options `check_accumulator` found as `Options.of` makes them, by identity: an accumulator is built again at each
+# batch on the same options, which are checked once (their check follows their size: `seen`'s words, `labels`).
+_AS_CHECKED: weakref.WeakValueDictionary[int, Options] = weakref.WeakValueDictionary()
