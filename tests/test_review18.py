@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from nerscore import Accumulator, Options
+from nerscore import Accumulator, Options, compute_semeval
 from nerscore.compute import count_batch
 from nerscore.forms.inputs import TAGS
 
@@ -59,3 +59,22 @@ def test_options_checked_once_per_object() -> None:
 def test_hand_built_options_out_of_range_refused_at_construction() -> None:
     with pytest.raises(ValueError, match="min_overlap"):
         Accumulator(Options(min_overlap=5))
+
+
+# leftovers2 reads a sentence of two strings beside texts= as an unwrapped (type, text) pair; one that starts with
+# "O" (no entity's type, docs/scoring.md §7) is a sentence of tags with a tag's slip, which was then refused as "the
+# entity ['O', 'PER'] where a batch holds one list per sentence" instead of naming the tag. Each case: the sentence,
+# and the tag error it gets with texts as without (a tag that reads as one, the second, was named already: a guard).
+TAG_SLIPS_BESIDE_TEXTS = {
+    "a-tag-without-its-prefix": (["O", "PER"], r"token 1: found tag 'PER', which has no prefix"),
+    "a-tag-of-another-scheme": (["O", "PER-I"], r"token 1: found tag 'PER-I' with unknown prefix 'PER'"),
+}
+
+
+@pytest.mark.parametrize(("sentence", "message"), TAG_SLIPS_BESIDE_TEXTS.values(), ids=TAG_SLIPS_BESIDE_TEXTS)
+def test_a_tag_slip_after_o_beside_texts_names_the_tag(sentence: list[str], message: str) -> None:
+    for texts in (None, ["Ada Lovelace"]):
+        with pytest.raises(ValueError, match=rf"^predictions, sentence 0, {message}"):
+            compute_semeval(predictions=[sentence], references=[["O", "B-PER"]], texts=texts)
+        with pytest.raises(ValueError, match=rf"^predictions, sentence 0, {message}"):
+            Accumulator.of().update(predictions=[sentence], references=[["O", "B-PER"]], texts=texts)
