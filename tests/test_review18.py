@@ -45,15 +45,27 @@ def test_hand_built_options_count_as_options_of_reads_them(by_hand: dict[str, An
     assert (accumulator.update(predictions=_PREDICTED, references=_TAGS) + other).result() == doubled
 
 
-def test_options_checked_once_per_object() -> None:
+def test_options_checked_once_per_object(monkeypatch: pytest.MonkeyPatch) -> None:
     # The accumulator is built again at every batch on its options: they are read by Options.of once, so a batch
     # costs no check of `seen`'s words; options read so stay the very object given.
     options = Options.of(slices=["seen"], seen=[f"w{index}" for index in range(1_000)])
     accumulator = Accumulator(options)
     assert accumulator.options is options
+    checks: list[dict[str, Any]] = []
+    read = Options.of.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(Options, "of", classmethod(lambda cls, **given: checks.append(given) or read(cls, **given)))
+    for _ in range(3):
+        accumulator = accumulator.update(predictions=_PREDICTED, references=_TAGS, tokens=[["Ada"] * 4, ["x"] * 2])
     assert (accumulator + Accumulator(options)).options is options
+    assert checks == []
     copy = pickle.loads(pickle.dumps(accumulator))  # another process's: equal options, checked once more
     assert (accumulator + copy).options is options
+    for _ in range(3):
+        copy = copy.update(predictions=_PREDICTED, references=_TAGS, tokens=[["Ada"] * 4, ["x"] * 2])
+    assert (accumulator + copy).result() == (accumulator + accumulator).update(
+        predictions=_PREDICTED * 3, references=_TAGS * 3, tokens=[["Ada"] * 4, ["x"] * 2] * 3
+    ).result()
+    assert len(checks) == 1
 
 
 def test_hand_built_options_out_of_range_refused_at_construction() -> None:
