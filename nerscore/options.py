@@ -384,6 +384,8 @@ def differing(first: Options, second: Options, names: Iterable[str] = OPTION_NAM
     writes it, or None: `labels` that hold the same types in another order are alike (the types kept are a set)."""
     for name in names:
         one, other = getattr(first, name), getattr(second, name)
+        if one is other:  # (an evolved copy's: `seen`'s million words compared at each batch took 0.08 s)
+            continue
         if name == "labels" and one is not None and other is not None and set(one) == set(other):
             continue
         if one != other:
