@@ -211,7 +211,7 @@ class Accumulator:
     entities: EntityRows | None = None  # with return_entities: the rows, sentences numbered in order
 
     def __post_init__(self) -> None:
-        check_accumulator(self.options, self.ordered)
+        object.__setattr__(self, "options", check_accumulator(self.options, self.ordered))  # (frozen)
 
     @classmethod
     def of(cls, **options: Any) -> Accumulator:
@@ -375,7 +375,8 @@ class Accumulator:
     def _result(  # rows not copied
         self, options: Options | None, token_accuracy: bool | None, types: Sequence[str] | None = None
     ) -> dict[str, Any]:
-        check_accumulator(self.options if options is None else options, self.ordered)  # (no attribute 'diagnostics')
+        checked = check_accumulator(self.options if options is None else options, self.ordered)  # (no 'diagnostics')
+        options = None if options is None else checked  # (as Options.of reads them)
         token_accuracy = None if token_accuracy is None else check_flag("token_accuracy", token_accuracy)
         if options is not None and (uncounted := _uncounted(self.options, options)) is not None:
             raise ValueError(

@@ -13,7 +13,7 @@ from ..errors import InvalidInputError, shown
 from ..grouping import lengths
 from ..option_checks import is_id
 from ..options import Options
-from ..schemes import ONE_STRING, TagTable, tags_in_one
+from ..schemes import ONE_STRING, OUTSIDE, TagTable, tags_in_one
 from ..span import LOGITS_HINT, all_tags, looks_like_scores
 from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, first_located, refuse_entity_row, rows_of
 
@@ -58,9 +58,11 @@ def refuse_pair_rows(predictions: Batch, references: Batch, texts: bool = False)
     sentence of the tags "PER" and "Ada" and failed as a tag without a prefix. Without `texts` (given beside the
     batch), tuples alone: a list of two strings is as likely a sentence of two tags without their prefixes
     (["PER", "LOC"]), said as such; with them, which string entities need and tags do not, it is the JSON pair
-    (docs/scoring.md §1b: `[["PER", "Ada"]]` was refused as the tag "PER" without a prefix)."""
+    (docs/scoring.md §1b: `[["PER", "Ada"]]` was refused as the tag "PER" without a prefix); but for a list that
+    starts with "O", no entity's type (§7): tags, one without its prefix (["O", "PER"]), said as such."""
     for side, batch in (("predictions", predictions), ("references", references)):
-        located, kinds = first_located(batch), (tuple, list) if texts else tuple
+        located = first_located(batch)
+        kinds = (tuple, list) if texts and (located is None or located[1] != OUTSIDE) else tuple
         if located is not None and isinstance(row := batch[located[0]], kinds) and not all_tags(row[1:]):
             refuse_entity_row(row, side, located[0])
 
