@@ -458,8 +458,8 @@ def _fragment_entities(side: FragmentSide, rank: np.ndarray) -> FragmentEntities
     starts[first[alone]], ends[first[alone]] = start[alone], end[alone]
     several = np.flatnonzero(~alone)
     if len(several):  # (a contiguous entity's `()` adds nothing to the chain)
-        flat = np.fromiter(chain.from_iterable(chain.from_iterable(held.tolist())), np.int64)
         _, at = ranges(first[several], count[several])
+        flat = np.fromiter(chain.from_iterable(chain.from_iterable(held.tolist())), np.int64, 2 * len(at))
         starts[at], ends[at] = flat[0::2], flat[1::2]
     return FragmentEntities(sentence, rank[type_id], pieces, first, starts, ends)
 
