@@ -4,11 +4,15 @@
     python benchmarks/fragments.py --quick     # 4,000 documents, 3 runs
     python benchmarks/fragments.py --hostile   # the hostile fragment sets only
     python benchmarks/fragments.py --before c7af47d   # each ratio also by that revision, calls in turns
+    python benchmarks/fragments.py --value     # value=True / plain only: a comb, and 2-3 fragments (4,000 documents)
 
 - one fragment: spans.py's flat documents as span dicts, against the same entities written as one-fragment dicts
   `{"fragments": [[start, end]], "type"}` (goal <= 1.1x: they take the spans' array path);
 - 2-3 fragments: the documents with every entity cut into 2-3 fragments (holes of one token between them)
   against the same number of contiguous spans, the fragments' extents (goal <= 2x);
+- value: `value=True` against the plain call (issue 31, item 6: within 2x), on a comb (100 entities a side of 100
+  one-unit fragments at the same places and one of their own: every reference meets every prediction) and on the
+  2-3 fragments documents;
 - hostile: one entity of 10,000 fragments against 10,000 one-token predictions inside its extent; 1,000 entities
   of 50 fragments interleaved (entity k holds positions k, k + 1,000, ...) against the same shifted by one;
   seconds, with the growth from half the size.
@@ -156,6 +160,36 @@ def ratios(count: int, repeats: int, modules: dict) -> None:
     )
 
 
+def comb(entities: int, fragments: int) -> tuple[list, list]:
+    """Entities of `fragments` one-unit fragments at the same places on both sides, and one of their own."""
+    shared = [[2 * k, 2 * k + 1] for k in range(fragments)]
+    own = 2 * fragments
+    return tuple(  # type: ignore[return-value]
+        [[{"fragments": [*shared, [own + 2 * n + side, own + 2 * n + side + 1]], "type": "A"} for n in range(entities)]]
+        for side in (0, 1)
+    )
+
+
+def value_ratios(count: int, repeats: int, modules: dict) -> None:
+    """`value=True` / the plain call, each module's calls in turns: a comb of 100 x 100 fragments, and `count`
+    documents of 2-3 fragments an entity."""
+    _, references, _ = flat_documents(count, 1)
+    fragmented_r, _ = cut(references, 2)
+    shapes = {"comb of 100 x 100 fragments": comb(100, 100)[::-1]}
+    shapes[f"2-3 fragments, {count:,} documents"] = (jittered(fragmented_r, 3), fragmented_r)
+    for label, (predictions, references) in shapes.items():
+        calls = {
+            (tag, value): compute(module, predictions, references, value=value)
+            for tag, module in modules.items()
+            for value in (None, True)
+        }
+        times = median_times(calls, repeats)
+        for tag in modules:
+            median = times[tag, True][0] / times[tag, None][0]
+            fastest = times[tag, True][1] / times[tag, None][1]
+            print(f"| value=True / plain, {label} ({tag}) | {median:.2f}x (fastest {fastest:.2f}x) | <= 2x |")
+
+
 def hostile() -> None:
     for size in (5_000, 10_000):
         reference = [{"fragments": [[2 * k, 2 * k + 1] for k in range(size)], "type": "X"}]
@@ -183,14 +217,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--hostile", action="store_true")
+    parser.add_argument("--value", action="store_true", help="the value score's rows only")
     parser.add_argument("--before", metavar="REV", help="also time this revision's package, in turns")
     args = parser.parse_args()
     with ExitStack() as stack:
         modules = {"now": nerscore}
         if args.before:
             modules = {"before": stack.enter_context(earlier_module(args.before)), **modules}
+        if args.value:
+            value_ratios(4_000, 5, modules)
+            return
         if not args.hostile:
             ratios(4_000 if args.quick else 20_000, 3 if args.quick else 5, modules)
+            value_ratios(4_000, 5, modules)
     hostile()
 
 

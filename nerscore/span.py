@@ -11,7 +11,10 @@ from itertools import pairwise
 from operator import itemgetter
 from typing import Any
 
+import numpy as np
+
 from .errors import InvalidInputError, is_collection, plain_text, shown
+from .grouping import ranges, run_bounds
 
 Fragments = tuple[tuple[int, int], ...]
 
@@ -218,3 +221,141 @@ def _fragments_apart(span: Span) -> bool:
         and all(start < end for start, end in pieces)
         and all(before[1] < after[0] for before, after in pairwise(pieces))
     )
+
+
+# Discontinuous entities on arrays (docs/scoring.md §12): §3's pairing (`forms.fragment_arrays`) and the value's
+# (`pairing.value_arrays.value_fragments`) fold each side's copies and order its entities by one key an entity.
+
+# Entities of at most this many fragments are ordered by their padded fragments (one integer an entity where it
+# fits, a lexsort otherwise); a batch with a longer one orders its entities by Python's comparison of tuples.
+PADDED_FRAGMENTS = 8
+
+
+@dataclass(frozen=True)
+class FragmentEntities:
+    """One side's entities, a row each, before they are folded: each one's sentence, type, number of fragments
+    (`pieces`) and first fragment (`first`, a run of `start`/`end`, which hold every fragment of the side)."""
+
+    sentence: np.ndarray
+    type_id: np.ndarray
+    pieces: np.ndarray
+    first: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    @classmethod
+    def of(cls, side: tuple[np.ndarray, ...]) -> FragmentEntities:
+        """A side as the array paths read it (sentence, type, pieces, start, end, kept), the kept entities."""
+        sentence, type_id, pieces, start, end, keep = side
+        first = np.cumsum(pieces) - pieces
+        if keep.all():
+            return cls(sentence, type_id, pieces, first, start, end)
+        return cls(sentence[keep], type_id[keep], pieces[keep], first[keep], start, end)
+
+    def taken(self, index: np.ndarray) -> FragmentEntities:
+        """The entities `index` picks, their fragments where they were."""
+        return FragmentEntities(
+            self.sentence[index], self.type_id[index], self.pieces[index], self.first[index], self.start, self.end
+        )
+
+
+def folded_entities(
+    references: FragmentEntities, predictions: FragmentEntities
+) -> list[tuple[FragmentEntities, np.ndarray, np.ndarray]]:
+    """Each side's distinct entities (the same sentence, fragments and type: one) in order of sentence, then rule
+    (d)'s, with each one's copies and its key (`rule_d_keys`, equal on both sides for the same entity)."""
+    folded = []
+    for entities, key in zip((references, predictions), rule_d_keys(references, predictions)):
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        bounds = run_bounds(key)
+        new = bounds[:-1]
+        folded.append((entities.taken(order[new]), np.diff(bounds), key[new]))
+    return folded
+
+
+def rule_d_keys(references: FragmentEntities, predictions: FragmentEntities) -> tuple[np.ndarray, np.ndarray]:
+    """Each entity's key, on both sides: equal for the same (sentence, fragment list, type), and ordered as rule
+    (d) orders entities within a sentence (docs/scoring.md §3, §12: fragment lists compare as lists, a list before
+    any it begins, then types). `packed_keys` where they fit; else each entity's rank among the distinct ones of
+    both sides sorted together (by a lexsort of their padded fragments, or Python's comparison of tuples for
+    entities of more than `PADDED_FRAGMENTS`)."""
+    longest = int(max(references.pieces.max(initial=1), predictions.pieces.max(initial=1)))
+    if longest <= PADDED_FRAGMENTS:
+        packed = packed_keys(references, predictions, longest)
+        if packed is not None:
+            return packed
+    size, shift = len(references.pieces), len(references.start)
+    both = FragmentEntities(
+        np.concatenate((references.sentence, predictions.sentence)),
+        np.concatenate((references.type_id, predictions.type_id)),
+        np.concatenate((references.pieces, predictions.pieces)),
+        np.concatenate((references.first, predictions.first + shift)),
+        np.concatenate((references.start, predictions.start)),
+        np.concatenate((references.end, predictions.end)),
+    )
+    if longest <= PADDED_FRAGMENTS:
+        # A missing fragment as -1: before any fragment, so that a list comes before those it begins.
+        keys = [both.type_id]
+        for k in range(longest - 1, -1, -1):
+            has = both.pieces > k
+            at = np.where(has, both.first + k, 0)
+            keys += [np.where(has, both.end[at], -1), np.where(has, both.start[at], -1)]
+        keys.append(both.sentence)
+        order = np.lexsort(keys)
+    else:
+        starts, ends = both.start.tolist(), both.end.tolist()
+        lists = [
+            (s, tuple(zip(starts[a : a + n], ends[a : a + n])), t)
+            for s, a, n, t in zip(
+                *(column.tolist() for column in (both.sentence, both.first, both.pieces, both.type_id))
+            )
+        ]
+        order = np.array(sorted(range(len(lists)), key=lists.__getitem__), dtype=np.int64)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.cumsum(~_same_as_previous(both.taken(order)))
+    return rank[:size], rank[size:]
+
+
+def packed_keys(
+    references: FragmentEntities, predictions: FragmentEntities, longest: int
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """`rule_d_keys` as one integer an entity, in mixed radix (sentence, then each fragment's start + 1 and end +
+    1, 0 for none, then type), where it fits in 63 bits (short sentences, few fragments: one argsort for the
+    lexsort of 2 * `longest` + 2 keys); None where it does not."""
+    sides = references, predictions
+    radix = max(int(side.type_id.max(initial=0)) for side in sides) + 1
+    width = max(int(side.end.max(initial=0)) for side in sides) + 2
+    sentences = max(int(side.sentence.max(initial=0)) for side in sides) + 1
+    if sentences * width ** (2 * longest) * radix >= 1 << 63:
+        return None
+    keys = []
+    for side in sides:
+        # Each fragment as its two digits, start + 1 and end + 1; an entity's key gains two places per fragment,
+        # its k-th fragment's digits added where it has one (0 where not).
+        digits = (side.start + 1) * width + side.end + 1
+        key = side.sentence * (width * width) + digits[side.first]
+        for k in range(1, longest):
+            key *= width * width
+            has = np.flatnonzero(side.pieces > k)
+            key[has] += digits[side.first[has] + k]
+        keys.append(key * radix + side.type_id)
+    return keys[0], keys[1]
+
+
+def _same_as_previous(entities: FragmentEntities) -> np.ndarray:
+    """Whether each entity (in `rule_d_keys`' order) is the one before it: the same sentence, type and
+    fragments."""
+    sentence, type_id, pieces, first = entities.sentence, entities.type_id, entities.pieces, entities.first
+    same = np.zeros(len(sentence), dtype=bool)
+    if len(sentence) < 2:
+        return same
+    same[1:] = (sentence[1:] == sentence[:-1]) & (type_id[1:] == type_id[:-1]) & (pieces[1:] == pieces[:-1])
+    candidates = np.flatnonzero(same)
+    # Their fragments compared one by one: as many as they have.
+    which, here = ranges(first[candidates], pieces[candidates])
+    owner = candidates[which]
+    before = here + (first[candidates - 1] - first[candidates])[which]
+    differs = (entities.start[here] != entities.start[before]) | (entities.end[here] != entities.end[before])
+    same[owner[differs]] = False
+    return same

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from test_tag_arrays import assert_same_table, assert_same_tables, in_order, readable
 
 import nerscore as ns
+from nerscore import span as span_module
 from nerscore.forms import fragment_arrays, fragment_large, fragment_reading, span_arrays
 from nerscore.forms import readable as readable_path
 
@@ -91,7 +92,7 @@ def discontinuous(batch: list[list]) -> bool:
 @given(
     batch=batches(),
     options=OPTIONS,
-    padded=st.sampled_from([1, 2, fragment_arrays._PADDED_FRAGMENTS]),
+    padded=st.sampled_from([1, 2, span_module.PADDED_FRAGMENTS]),
     packed=st.booleans(),
     block=st.sampled_from([1, 2, span_arrays._BLOCK_ENTITIES]),
     chunk=st.sampled_from([1, 3, fragment_arrays._FRAGMENT_PAIRS_AT_ONCE]),
@@ -103,10 +104,10 @@ def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed,
     # fragments that meet listed that many at a time (or one reference's), summed into pairs of entities as they come.
     predictions, references = batch
     checked = ns.Options.of(**options)
-    keys = {"wraps": fragment_arrays._packed_keys} if packed else {"return_value": None}
+    keys = {"wraps": span_module.packed_keys} if packed else {"return_value": None}
     with (
-        mock.patch.object(fragment_arrays, "_PADDED_FRAGMENTS", padded),
-        mock.patch.object(fragment_arrays, "_packed_keys", **keys),
+        mock.patch.object(span_module, "PADDED_FRAGMENTS", padded),
+        mock.patch.object(span_module, "packed_keys", **keys),
         mock.patch.object(span_arrays, "_BLOCK_ENTITIES", block),
         mock.patch.object(fragment_arrays, "_FRAGMENT_PAIRS_AT_ONCE", chunk),
     ):

@@ -10,10 +10,15 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_fragment_arrays import OPTIONS as FRAGMENT_OPTIONS
+from test_fragment_arrays import batches as fragment_batches
+from test_fragment_arrays import crowded
+from test_tag_arrays import assert_same_table, in_order
 
 from nerscore import compute_semeval, errors
+from nerscore.forms import span_arrays
 from nerscore.options import Options
 from nerscore.pairing import large_components, rules, staircase, value_arrays
 from nerscore.pairing import value as value_module
@@ -22,6 +27,7 @@ from nerscore.pairing.value import WeightTable, value_pair
 from nerscore.pairing.value_arrays import value_nested
 from nerscore.span import Span
 from nerscore.table import reducers
+from nerscore.table.pairs import Pairs
 
 # Type ids deliberately not in the names' order: rule (d) compares names.
 TYPE_NAMES = ("C", "A", "B")
@@ -269,3 +275,39 @@ def test_only_a_staircase_of_one_type_is_paired_as_sections_3(weights, shape: st
     sentences = [(references, predictions)]
     with mock.patch.object(staircase, "_LONG_RUN", 0):  # (every staircase from its runs where admitted)
         assert arrays_rows(sentences, table, min_overlap) == expected_rows(sentences, table, min_overlap)
+
+
+# The value pairing of discontinuous entities (docs/scoring.md §12) on arrays (`value_arrays.value_fragments`), each
+# route given every component it can take: the exact flow on `Span`s (small components), §3's compiled solver on the
+# value's digits (`large`: every component of two edges or more without copies), and the shared units summed by
+# sorting the pairs' keys a pair of fragments at a time (`sorted`) rather than counted into cells.
+FRAGMENT_ROUTES = {
+    "flow": {"LARGE_COMPONENT_EDGES": value_arrays.LARGE_COMPONENT_EDGES},
+    "large": {"LARGE_COMPONENT_EDGES": 0},
+    "sorted": {"_COUNTED_CELLS": (0, 0), "_FRAGMENT_PAIRS_AT_ONCE": 1},
+}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    batch=st.one_of(crowded(), fragment_batches()),
+    options=FRAGMENT_OPTIONS,
+    route=st.sampled_from(sorted(FRAGMENT_ROUTES)),
+)
+def test_fragments_on_arrays_pair_as_value_pair(batch, options, route) -> None:
+    # `value_pair` with `span.shared_units` defines; the arrays never call it (nor `value_rows`).
+    predictions, references = batch
+    checked = Options.of(**options)
+    table = span_arrays.span_pairs(predictions, references, checked)
+    assert table is not None
+    expected = Pairs.of_rows(reducers.value_rows(table.rows(), checked), table.type_names, table.sentences)
+    with (
+        mock.patch.multiple(value_arrays, **FRAGMENT_ROUTES[route]),
+        mock.patch.object(reducers, "value_rows", side_effect=AssertionError("one sentence at a time")),
+    ):
+        found = reducers.value_pairs(table, checked)
+    if table.fragmented:
+        assert_same_table(found, expected)
+        assert [list(column) for column in in_order(found).fragment_columns()] == [
+            list(column) for column in in_order(expected).fragment_columns()
+        ]

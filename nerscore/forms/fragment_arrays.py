@@ -15,16 +15,16 @@ one by one; a dense sentence (an onion) is paired before its pairs would be list
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from itertools import pairwise
+from dataclasses import replace
 
 import numpy as np
 
-from ..grouping import owners, ranges, run_bounds, run_starts
+from ..grouping import owners, ranges
 from ..options import Options
 from ..pairing import rules as pairing
 from ..pairing.rules import Scenario, scenario_codes
-from ..span import Span
+from ..pairing.value_arrays import summed_shared_units
+from ..span import FragmentEntities, Span, folded_entities
 from ..table.pairs import Pairs, fragment_column
 from . import fragment_large
 from .component_arrays import check_pairs_fit, edge_components, flows_by_component, sentences_apart, sentences_of
@@ -33,10 +33,6 @@ from .fragment_reading import FragmentValues, shared_types
 
 # Positions of a batch stay below this once its sentences are moved one after another (as span_arrays' chunks).
 _POSITION_LIMIT = 1 << 62
-
-# Entities of at most this many fragments are ordered by their padded fragments (one integer an entity where it
-# fits, a lexsort otherwise); a batch with a longer one orders its entities by Python's comparison of tuples.
-_PADDED_FRAGMENTS = 8
 
 
 def fragment_pairs(
@@ -75,147 +71,29 @@ def fragment_pairs(
     return _table(classes_r, classes_p, twins, edges, units_r, units_p, type_names, len(read_r.counts), fragments)
 
 
-@dataclass(frozen=True)
-class _Entities:
-    """One side's entities, a row each, before they are folded: each one's sentence, type, number of fragments
-    (`pieces`) and first fragment (`first`, a run of `start`/`end`, which hold every fragment of the side)."""
-
-    sentence: np.ndarray
-    type_id: np.ndarray
-    pieces: np.ndarray
-    first: np.ndarray
-    start: np.ndarray
-    end: np.ndarray
-
-    @classmethod
-    def of(cls, side: tuple[np.ndarray, ...]) -> _Entities:
-        """A side as `fragment_pairs` reads it (sentence, type, pieces, start, end, kept), the kept entities."""
-        sentence, type_id, pieces, start, end, keep = side
-        first = np.cumsum(pieces) - pieces
-        if keep.all():
-            return cls(sentence, type_id, pieces, first, start, end)
-        return cls(sentence[keep], type_id[keep], pieces[keep], first[keep], start, end)
-
-    def taken(self, index: np.ndarray) -> _Entities:
-        """The entities `index` picks, their fragments where they were."""
-        return _Entities(
-            self.sentence[index], self.type_id[index], self.pieces[index], self.first[index], self.start, self.end
-        )
-
-    def classes(self, count: np.ndarray) -> FragmentClasses:
-        return FragmentClasses(self.sentence, self.type_id, count, self.first, self.pieces, self.start, self.end)
-
-
 def _folded(
     references: tuple[np.ndarray, ...], predictions: tuple[np.ndarray, ...]
 ) -> tuple[FragmentClasses, FragmentClasses, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Both sides' distinct entities (`FragmentClasses`) and rule 1's pairs of identical fragments and type (reference
-    entity, prediction entity, how many), taken off both sides' copies: each side sorted by its entities' keys
-    (`_rule_d_keys`: one integer per (sentence, fragments, type), in rule (d)'s order), copies folded where keys
-    repeat, and the keys found on both sides paired."""
-    sides = _Entities.of(references), _Entities.of(predictions)
-    folded, counts, keys = [], [], []
-    for entities, key in zip(sides, _rule_d_keys(*sides)):
-        order = np.argsort(key, kind="stable")
-        key = key[order]
-        bounds = run_bounds(key)
-        new = bounds[:-1]
-        counts.append(np.diff(bounds))
-        folded.append(entities.taken(order[new]))
-        keys.append(key[new])
-    key_r, key_p = keys
+    entity, prediction entity, how many), taken off both sides' copies: each side folded by its entities' keys
+    (`span.folded_entities`: one integer per (sentence, fragments, type), in rule (d)'s order), and the keys found on
+    both sides paired."""
+    (folded_r, count_r, key_r), (folded_p, count_p, key_p) = folded_entities(
+        FragmentEntities.of(references), FragmentEntities.of(predictions)
+    )
     at = np.minimum(np.searchsorted(key_p, key_r), max(len(key_p) - 1, 0))
     found = key_p[at] == key_r if len(key_p) else np.zeros(len(key_r), dtype=bool)
     twin_r, twin_p = np.flatnonzero(found), at[found]
-    paired = np.minimum(counts[0][twin_r], counts[1][twin_p])
-    counts[0][twin_r] -= paired
-    counts[1][twin_p] -= paired
-    return folded[0].classes(counts[0]), folded[1].classes(counts[1]), (twin_r, twin_p, paired)
+    paired = np.minimum(count_r[twin_r], count_p[twin_p])
+    count_r[twin_r] -= paired
+    count_p[twin_p] -= paired
+    return _classes(folded_r, count_r), _classes(folded_p, count_p), (twin_r, twin_p, paired)
 
 
-def _rule_d_keys(references: _Entities, predictions: _Entities) -> tuple[np.ndarray, np.ndarray]:
-    """Each entity's key, on both sides: equal for the same (sentence, fragment list, type), and ordered as rule
-    (d) orders entities within a sentence (docs/scoring.md §3, §12: fragment lists compare as lists, a list before
-    any it begins, then types). `_packed_keys` where they fit; else each entity's rank among the distinct ones of
-    both sides sorted together (by a lexsort of their padded fragments, or Python's comparison of tuples for
-    entities of more than `_PADDED_FRAGMENTS`)."""
-    longest = int(max(references.pieces.max(initial=1), predictions.pieces.max(initial=1)))
-    if longest <= _PADDED_FRAGMENTS:
-        packed = _packed_keys(references, predictions, longest)
-        if packed is not None:
-            return packed
-    size, shift = len(references.pieces), len(references.start)
-    both = _Entities(
-        np.concatenate((references.sentence, predictions.sentence)),
-        np.concatenate((references.type_id, predictions.type_id)),
-        np.concatenate((references.pieces, predictions.pieces)),
-        np.concatenate((references.first, predictions.first + shift)),
-        np.concatenate((references.start, predictions.start)),
-        np.concatenate((references.end, predictions.end)),
+def _classes(entities: FragmentEntities, count: np.ndarray) -> FragmentClasses:
+    return FragmentClasses(
+        entities.sentence, entities.type_id, count, entities.first, entities.pieces, entities.start, entities.end
     )
-    if longest <= _PADDED_FRAGMENTS:
-        # A missing fragment as -1: before any fragment, so that a list comes before those it begins.
-        keys = [both.type_id]
-        for k in range(longest - 1, -1, -1):
-            has = both.pieces > k
-            at = np.where(has, both.first + k, 0)
-            keys += [np.where(has, both.end[at], -1), np.where(has, both.start[at], -1)]
-        keys.append(both.sentence)
-        order = np.lexsort(keys)
-    else:
-        starts, ends = both.start.tolist(), both.end.tolist()
-        lists = [
-            (s, tuple(zip(starts[a : a + n], ends[a : a + n])), t)
-            for s, a, n, t in zip(
-                *(column.tolist() for column in (both.sentence, both.first, both.pieces, both.type_id))
-            )
-        ]
-        order = np.array(sorted(range(len(lists)), key=lists.__getitem__), dtype=np.int64)
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.cumsum(~_same_as_previous(both.taken(order)))
-    return rank[:size], rank[size:]
-
-
-def _packed_keys(references: _Entities, predictions: _Entities, longest: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """`_rule_d_keys` as one integer an entity, in mixed radix (sentence, then each fragment's start + 1 and end +
-    1, 0 for none, then type), where it fits in 63 bits (short sentences, few fragments: one argsort for the
-    lexsort of 2 * `longest` + 2 keys); None where it does not."""
-    sides = references, predictions
-    radix = max(int(side.type_id.max(initial=0)) for side in sides) + 1
-    width = max(int(side.end.max(initial=0)) for side in sides) + 2
-    sentences = max(int(side.sentence.max(initial=0)) for side in sides) + 1
-    if sentences * width ** (2 * longest) * radix >= 1 << 63:
-        return None
-    keys = []
-    for side in sides:
-        # Each fragment as its two digits, start + 1 and end + 1; an entity's key gains two places per fragment,
-        # its k-th fragment's digits added where it has one (0 where not).
-        digits = (side.start + 1) * width + side.end + 1
-        key = side.sentence * (width * width) + digits[side.first]
-        for k in range(1, longest):
-            key *= width * width
-            has = np.flatnonzero(side.pieces > k)
-            key[has] += digits[side.first[has] + k]
-        keys.append(key * radix + side.type_id)
-    return keys[0], keys[1]
-
-
-def _same_as_previous(entities: _Entities) -> np.ndarray:
-    """Whether each entity (in `_rule_d_keys`' order) is the one before it: the same sentence, type and
-    fragments."""
-    sentence, type_id, pieces, first = entities.sentence, entities.type_id, entities.pieces, entities.first
-    same = np.zeros(len(sentence), dtype=bool)
-    if len(sentence) < 2:
-        return same
-    same[1:] = (sentence[1:] == sentence[:-1]) & (type_id[1:] == type_id[:-1]) & (pieces[1:] == pieces[:-1])
-    candidates = np.flatnonzero(same)
-    # Their fragments compared one by one: as many as they have.
-    which, here = ranges(first[candidates], pieces[candidates])
-    owner = candidates[which]
-    before = here + (first[candidates - 1] - first[candidates])[which]
-    differs = (entities.start[here] != entities.start[before]) | (entities.end[here] != entities.end[before])
-    same[owner[differs]] = False
-    return same
 
 
 def _shared_units(
@@ -224,8 +102,6 @@ def _shared_units(
     """Every (reference, prediction) of distinct entities with copies left that share a unit, with the units they
     share, summed over their fragments that meet (docs/scoring.md §12); each sentence moved to positions of its
     own. None where those positions would pass `_POSITION_LIMIT` (the readable path holds any offset)."""
-    from ..pairing.staircase import overlapping_pairs
-
     pieces = []
     for classes in (references, predictions):
         live = np.flatnonzero(classes.count > 0)
@@ -245,40 +121,14 @@ def _shared_units(
     (owner_r, start_r, end_r, sentence_r), (owner_p, start_p, end_p, sentence_p) = moved
     copies = [(side.sentence, side.count) for side in (references, predictions)]
     check_pairs_fit((start_r, end_r, sentence_r), (start_p, end_p, sentence_p), *copies)
-    width = max(len(predictions.first), 1)
-    # The pairs of fragments that meet are listed a run of references at a time (at most `_FRAGMENT_PAIRS_AT_ONCE`
-    # and one reference's) and summed into the pairs of entities as they come, so that memory follows the pairs of
-    # entities: 400 entities a side of 100 fragments at the same places (16 million pairs of fragments, 160,000 of
-    # entities) took 1 GB listed at once. Each pair of fragments is in the run of its reference (`overlapping_pairs`
-    # of a run of the references, sorted by start, against every prediction); `met`, each reference's pairs.
-    met = np.searchsorted(start_p, end_r, "left") - np.searchsorted(np.sort(end_p), start_r, "right")
-    ends = np.cumsum(met)
-    cuts = np.searchsorted(
-        ends, np.arange(_FRAGMENT_PAIRS_AT_ONCE, int(ends[-1]) if len(ends) else 0, _FRAGMENT_PAIRS_AT_ONCE)
+    found = summed_shared_units(
+        (owner_r, start_r, end_r), (owner_p, start_p, end_p), len(predictions.first), _FRAGMENT_PAIRS_AT_ONCE
     )
-    bounds = np.unique(np.concatenate(([0], cuts + 1, [len(start_r)]))).tolist()
-    key, units = np.zeros(0, np.int64), np.zeros(0, np.int64)
-    for low, high in pairwise(bounds):
-        a, b = overlapping_pairs(start_r[low:high], end_r[low:high], start_p, end_p)
-        a = a + low
-        shared = np.minimum(end_r[a], end_p[b]) - np.maximum(start_r[a], start_p[b])
-        found = owner_r[a].astype(np.int64) * width + owner_p[b]
-        key, units = _summed(np.concatenate((key, found)), np.concatenate((units, shared)))
-    i, j = np.divmod(key, width)
-    return i, j, units
+    return found
 
 
-# Pairs of fragments listed at once at most (`_shared_units`): about 50 bytes each at the peak.
+# Pairs of fragments listed at once at most (`value_arrays.summed_shared_units`): about 50 bytes each at the peak.
 _FRAGMENT_PAIRS_AT_ONCE = 1 << 19
-
-
-def _summed(key: np.ndarray, units: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each distinct key, sorted, and the units of its rows summed (in int64: exact at any offset; float weights
-    would round past 2**53)."""
-    order = np.argsort(key, kind="stable")
-    key, units = key[order], units[order]
-    first = run_starts(key)
-    return key[first], (np.add.reduceat(units, first) if len(key) else np.zeros(0, np.int64))
 
 
 # Components are labelled by label propagation (`component_arrays.edge_components`, no scipy to import) up to this

@@ -297,19 +297,22 @@ def value_digits(
     table: WeightTable,
     room_r: Sequence[int] | None = None,
     room_p: Sequence[int] | None = None,
+    shared: Sequence[int] | None = None,
 ) -> dict[tuple[int, int], int]:
     """Each edge's weight as one integer: from the most significant digit, its worth scaled by the common
     denominator of all the worths, a pair, a pair of one type, and the shared extent; each digit's total over a
     flow is below its radix (`rules.radices`: entities counted with their copies, `room_r` and `room_p`, 1 where not
-    given), so the largest total weight is the best pairing by the value, then rule 2 (a), (b), (c) of §3."""
+    given), so the largest total weight is the best pairing by the value, then rule 2 (a), (b), (c) of §3. `shared`:
+    each edge's shared units where the caller found them on arrays (`value_arrays.value_fragments`)."""
     worths = {(i, j): table.worth(references[i], predictions[j]) for i, j in edges}
+    overlaps = iter(shared) if shared is not None else (references[i].overlap(predictions[j]) for i, j in edges)
     scaled = dict(zip(worths, _scaled(list(worths.values()))))
     radix, extent_radix = radices(references, edges, room_r, room_p)
     digits = {}
     for (i, j), worth in scaled.items():
         reference, prediction = references[i], predictions[j]
         same_type = reference.entity_type == prediction.entity_type
-        digits[i, j] = ((worth * radix + 1) * radix + same_type) * extent_radix + reference.overlap(prediction)
+        digits[i, j] = ((worth * radix + 1) * radix + same_type) * extent_radix + next(overlaps)
     return digits
 
 
@@ -335,14 +338,18 @@ def _present(indices: Any, size: int) -> Any:
     return np.flatnonzero(seen)
 
 
-def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, table: WeightTable) -> Any:
+def large_value_mask(
+    columns: tuple, names: Mapping[int, str], i: Any, j: Any, table: WeightTable, units: tuple | None = None
+) -> Any:
     """Which edges (i[k], j[k]) of a large component without copies the value pairing takes (a bool array), by
     §3's compiled solver (`large_components.best_matching`: scipy's matching, proven best by an optimal dual
     checked in integers, rule (d) on the tight edges), on `value_digits`' weights worked out with numpy: a worth for
     each of the few (reference type, predicted type, scenario) an edge can have, not a Fraction per edge.
     `columns`: both sides' start, end and type id arrays (`large_components.span_columns`), entities in (start,
     end, type) order; `names`: each type id's name. None where the digits do not fit an int64 or the solver hands
-    the component back (the pure-Python flow then solves it)."""
+    the component back (the pure-Python flow then solves it). `units` (discontinuous entities, docs/scoring.md
+    §12: each edge's shared units, whether it has identical boundaries, each reference's units) stand in for what
+    the extents give: the shared extent, identical extents and the references' lengths."""
     import numpy as np
 
     from .large_components import add_shared, chosen_edges, edge_digits, uncrossed
@@ -355,7 +362,7 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
     key = r_type[i] * kinds
     key += p_type[j]
     key *= 4
-    key += ((r_start[i] == p_start[j]) & (r_end[i] == p_end[j])) * 2
+    key += (((r_start[i] == p_start[j]) & (r_end[i] == p_end[j])) if units is None else units[1]) * 2
     key += same_type
     if 4 * kinds * kinds <= 4 * len(key) + 1024:
         distinct = _present(key, 4 * kinds * kinds)
@@ -379,10 +386,10 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
         scaled = [0]
     rows, predicted = _present(i, len(r_start)), _present(j, len(p_start))
     radix = min(len(rows), len(predicted)) + 1
-    extent_radix = int((r_end[rows] - r_start[rows]).sum()) + 1
+    extent_radix = int((r_end[rows] - r_start[rows]).sum() if units is None else units[2][rows].sum()) + 1
     if ((max(scaled) * radix + 1) * radix + 2) * extent_radix >= 2**62:
         return None
-    if len(distinct) == 1:
+    if len(distinct) == 1 and units is None:
         # One scenario and pair of types on every edge: the digits left are §3's (`edge_digits`, every digit equal
         # on every edge left out), whose answer for the same component is read back (`recent`, issue 31, item 6).
         del index, same_type
@@ -396,8 +403,11 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
         digits += same_type
         del same_type
         digits *= extent_radix
-        add_shared(digits, columns, i, j)
+        if units is None:
+            add_shared(digits, columns, i, j)
+        else:
+            digits += units[0]
     # One worth on every edge (one type, no pair of identical boundaries): the digits below it are §3's, whose best
     # pairing never crosses here (`large_components.uncrossed`), as `best_pairs` solves §3's, its answer read back.
-    chained = len(distinct) == 1 and uncrossed(columns, rows, predicted)
+    chained = len(distinct) == 1 and units is None and uncrossed(columns, rows, predicted)
     return chosen_edges(i, j, digits, chained, reuse=True, exact_sums=False)

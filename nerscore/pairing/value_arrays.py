@@ -11,23 +11,24 @@ solver on the arrays (`value.large_value_mask`); a dense cluster without copies 
 overlapping most of its predictions: an onion, a staircase of two types) to `dense.dense_sentences` with the value's
 worths (`value.dense_worth`), its pairs never listed (issue 31, item 7); every other component to the exact flow of
 `value` (`rules.smallest_best` on `value.value_digits`), which is given `Span`s for that component's entities
-alone. Each path is exact, so the pairing is `value_pair`'s (tests/test_value_arrays.py and tests/test_dense.py
-compare them).
+alone. Discontinuous entities (§12) likewise, by `value_fragments`: the units each two share summed from their
+fragments that meet, never pair by pair. Each path is exact, so the pairing is `value_pair`'s
+(tests/test_value_arrays.py and tests/test_dense.py compare them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import pairwise
+from itertools import chain, pairwise
 from typing import Any
 
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import ranges, run_bounds
-from ..span import Span
+from ..grouping import group_bounds, ranges, run_bounds, run_starts
+from ..span import FragmentEntities, Span, folded_entities
 from .dense import dense_sentences, large_enough
-from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, kept_pairs
+from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, kept_pairs, overlap_kept
 from .rules import LARGE_COMPONENT_EDGES, Scenario, scenario_codes, smallest_best, unfolding_admitted
 from .staircase import clusters, overlap_total, staircase_pairs, uncrossed
 from .value import WeightTable, dense_worth, large_value_mask, value_digits
@@ -262,16 +263,19 @@ def _component_amounts(
     return [flow.get(edge, 0) for edge in edges]
 
 
-def pair_rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarray, amount: Any) -> tuple:
+def pair_rows(
+    references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarray, amount: Any, same: Any = None
+) -> tuple:
     """The table's columns (scenario index, reference type id, predicted type id, reference start, end, prediction
     start, end; -1 on an unpaired side) of a pairing of distinct entities, each side's (start, end, type id,
     copies): the pairs, `amount` copies of each edge (i, j) (or a bool mask: one), then the copies left unpaired,
-    references' then predictions'. The array path of §3 (`forms.component_arrays`) makes its rows by it too."""
+    references' then predictions'. The array path of §3 (`forms.component_arrays`) makes its rows by it too.
+    `same`: whether each edge has identical boundaries, where the extents do not say (docs/scoring.md §12)."""
     r_start, r_end, r_type, r_count = references
     p_start, p_end, p_type, p_count = predictions
     paired = np.flatnonzero(amount)
     i, j, amount = i[paired], j[paired], np.asarray(amount)[paired].astype(np.int64)
-    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
+    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j]) if same is None else same[paired]
     same_type = r_type[i] == p_type[j]
     kind = scenario_codes(same_bounds, same_type)
     left_r = r_count - np.bincount(i, weights=amount, minlength=len(r_start)).astype(np.int64)
@@ -304,3 +308,201 @@ def pair_rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarra
 
 def _repeated(start: np.ndarray, end: np.ndarray, copies: np.ndarray) -> list[np.ndarray]:
     return [np.repeat(start, copies), np.repeat(end, copies)]
+
+
+# Pairs of entities summed by counting (`summed_shared_units`) where they are at most so many cells: this many, or
+# this many a fragment.
+_COUNTED_CELLS = (1 << 16, 8)
+
+
+def summed_shared_units(
+    references: tuple[np.ndarray, np.ndarray, np.ndarray],
+    predictions: tuple[np.ndarray, np.ndarray, np.ndarray],
+    width: int,
+    at_once: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (reference, prediction) of entities whose fragments share a unit, with the units they share summed over
+    their fragments that meet (docs/scoring.md §12), sorted: each side's fragments (owner entity, start, end),
+    sorted by start, every sentence at positions of its own; `width`, more than any prediction's owner. §3's array
+    path (`forms.fragment_arrays`) and the value's (`value_fragments`) list them so."""
+    from . import staircase
+
+    owner_r, start_r, end_r = references
+    owner_p, start_p, end_p = predictions
+    width = max(width, 1)
+    # The pairs of fragments that meet are listed a run of references at a time (at most `at_once` and one
+    # reference's) and summed into the pairs of entities as they come, so that memory follows the pairs of
+    # entities: 400 entities a side of 100 fragments at the same places (16 million pairs of fragments, 160,000 of
+    # entities) took 1 GB listed at once. Each pair of fragments is in the run of its reference (`overlapping_pairs`
+    # of a run of the references, sorted by start, against every prediction); `met`, each reference's pairs.
+    met = np.searchsorted(start_p, end_r, "left") - np.searchsorted(np.sort(end_p), start_r, "right")
+    ends = np.cumsum(met)
+    cuts = np.searchsorted(ends, np.arange(at_once, int(ends[-1]) if len(ends) else 0, at_once))
+    bounds = np.unique(np.concatenate(([0], cuts + 1, [len(start_r)]))).tolist()
+    # Few pairs of entities that can meet (a comb: every reference meeting every prediction in many fragments):
+    # summed by counting into a cell each, exact in a float64 below 2**53; else by sorting their keys.
+    cells = (int(owner_r.max(initial=-1)) + 1) * width
+    least, per_fragment = _COUNTED_CELLS
+    counted = cells <= max(least, per_fragment * (len(start_r) + len(start_p))) and int((end_r - start_r).sum()) < 2**53
+    total = np.zeros(cells if counted else 0)
+    key, units = np.zeros(0, np.int64), np.zeros(0, np.int64)
+    for low, high in pairwise(bounds):
+        a, b = staircase.overlapping_pairs(start_r[low:high], end_r[low:high], start_p, end_p)
+        a = a + low
+        shared = np.minimum(end_r[a], end_p[b]) - np.maximum(start_r[a], start_p[b])
+        found = owner_r[a].astype(np.int64) * width + owner_p[b]
+        if counted:
+            total += np.bincount(found, weights=shared, minlength=cells)
+        else:
+            key, units = _summed(np.concatenate((key, found)), np.concatenate((units, shared)))
+    if counted:
+        key = np.flatnonzero(total)
+        units = total[key].astype(np.int64)
+    i, j = np.divmod(key, width)
+    return i, j, units
+
+
+def _summed(key: np.ndarray, units: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct key, sorted, and the units of its rows summed (in int64: exact at any offset; float weights
+    would round past 2**53)."""
+    order = np.argsort(key, kind="stable")
+    key, units = key[order], units[order]
+    first = run_starts(key)
+    return key[first], (np.add.reduceat(units, first) if len(key) else np.zeros(0, np.int64))
+
+
+# Pairs of fragments listed at once at most (`summed_shared_units`) by the value's pairing of discontinuous entities.
+_FRAGMENT_PAIRS_AT_ONCE = 1 << 19
+
+# One side's entities for `value_fragments`: each one's sentence, type id, extent start and end in its sentence, and
+# fragments (an object column of tuples of (start, end), `()` for a contiguous entity: `Pairs`' fragment columns).
+FragmentSide = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def value_fragments(
+    references: FragmentSide,
+    predictions: FragmentSide,
+    move: np.ndarray,
+    type_names: Sequence[str],
+    table: WeightTable,
+    min_overlap: float | None,
+) -> tuple[np.ndarray, ...]:
+    """`value.value_pair` of sentences of discontinuous entities (docs/scoring.md §12) on arrays: the columns of
+    `Pairs.of_columns` and each row's fragments per side (`()` where none); `move`, each sentence's to positions of
+    its own. Copies folded (`span.folded_entities`, rule (d)'s order); the units each two share summed from their
+    fragments that meet (`summed_shared_units`, as §3's array path sums them); a component of one edge pairs as
+    many copies as both have, a large one without copies goes to `value.large_value_mask` (shared units for shared
+    extents), the others to the exact flow on `Span`s, the shared units given (`value.value_digits`)."""
+    from .large_components import component_labels
+
+    rank = np.argsort(np.argsort(np.array(list(type_names), dtype=object), kind="stable"), kind="stable")
+    entities = [_fragment_entities(side, rank) for side in (references, predictions)]
+    folded = folded_entities(*entities)
+    (classes_r, count_r, _), (classes_p, count_p, _) = folded
+    swept = []
+    for classes, _, _ in folded:
+        which, at = ranges(classes.first, classes.pieces)
+        moved = move[classes.sentence[which]]
+        start, end = classes.start[at] + moved, classes.end[at] + moved
+        if len(start) > 1 and bool((start[1:] < start[:-1]).any()):  # (sentences of entities apart: in order)
+            order = np.argsort(start, kind="stable")
+            which, start, end = which[order], start[order], end[order]
+        swept.append((which, start, end))
+    i, j, shared = summed_shared_units(swept[0], swept[1], len(classes_p.first), _FRAGMENT_PAIRS_AT_ONCE)
+    units_r, units_p = (_units(classes) for classes, _, _ in folded)
+    if min_overlap is not None:
+        kept = overlap_kept(shared, units_r[i], min_overlap)
+        i, j, shared = i[kept], j[kept], shared[kept]
+    same = (shared == units_r[i]) & (shared == units_p[j])  # the same units, as many: the same fragments (§12)
+    amount = np.zeros(len(i), np.int64)
+    if len(i):
+        # An edge whose two entities have no other is a component of its own (most, in flat sentences).
+        single = (np.bincount(i)[i] == 1) & (np.bincount(j)[j] == 1)
+        amount[single] = np.minimum(count_r[i[single]], count_p[j[single]])
+        general = np.flatnonzero(~single)
+        label = component_labels(i[general], j[general], len(count_r), len(count_p)) if len(general) else general
+        general = general[np.argsort(label, kind="stable")]
+        label = np.sort(label, kind="stable")
+        for first, last in pairwise(run_bounds(label).tolist()):
+            edges = general[first:last]
+            amount[edges] = _fragment_amounts(folded, units_r, type_names, rank, table, (i, j, shared, same), edges)
+    by_rank = np.argsort(rank)
+    index_r, index_p = np.arange(len(count_r)), np.arange(len(count_p))
+    sides = (index_r, index_r, classes_r.type_id, count_r), (index_p, index_p, classes_p.type_id, count_p)
+    kind, type_r, type_p, row_r, _, row_p, _ = pair_rows(*sides, i, j, amount, same)  # (entities for bounds)
+    sentence = np.zeros(len(kind), np.int64)
+    bounds, held = [], []
+    for side, own, (classes, _, _), row in zip((references, predictions), entities, folded, (row_r, row_p)):
+        has = row >= 0
+        origin = np.searchsorted(own.first, classes.first)[row[has]]  # each row's entity as given (a copy of it)
+        sentence[has] = side[0][origin]
+        for column in side[2:4]:
+            bounds.append(np.full(len(row), -1, np.int64))
+            bounds[-1][has] = column[origin]
+        held.append(np.empty(len(row), object))
+        held[-1].fill(())
+        held[-1][has] = side[4][origin]
+    types = [np.where(type_id >= 0, by_rank[np.maximum(type_id, 0)], -1) for type_id in (type_r, type_p)]
+    return (sentence, kind, *types, *bounds, *held)
+
+
+def _fragment_entities(side: FragmentSide, rank: np.ndarray) -> FragmentEntities:
+    """A side's entities as `span.folded_entities` reads them, its types by the place of their names (rule (d)'s
+    order): each one's fragments, a contiguous entity's its extent."""
+    sentence, type_id, start, end, held = side
+    count = np.fromiter(map(len, held), np.int64, len(held))
+    pieces = np.maximum(count, 1)
+    first = np.cumsum(pieces) - pieces
+    starts, ends = np.empty(int(pieces.sum()), np.int64), np.empty(int(pieces.sum()), np.int64)
+    alone = count == 0
+    starts[first[alone]], ends[first[alone]] = start[alone], end[alone]
+    several = np.flatnonzero(~alone)
+    if len(several):  # (a contiguous entity's `()` adds nothing to the chain)
+        _, at = ranges(first[several], count[several])
+        flat = np.fromiter(chain.from_iterable(chain.from_iterable(held.tolist())), np.int64, 2 * len(at))
+        starts[at], ends[at] = flat[0::2], flat[1::2]
+    return FragmentEntities(sentence, rank[type_id], pieces, first, starts, ends)
+
+
+def _units(entities: FragmentEntities) -> np.ndarray:
+    """Each entity's units: its fragments' lengths added up (they are apart, §12)."""
+    total = group_bounds(entities.end - entities.start)
+    return total[entities.first + entities.pieces] - total[entities.first]
+
+
+def _fragment_amounts(
+    folded: list, units_r: np.ndarray, type_names: Sequence[str], rank: np.ndarray, table: WeightTable, edges: tuple, at
+) -> Any:
+    """How many pairs each edge `at` of one component of two edges or more takes (`edges`: every edge's reference,
+    prediction, shared units and identical boundaries; `folded`, each side's distinct entities and copies): §3's
+    compiled solver on the value's digits for a large one without copies (`value.large_value_mask`), else the exact
+    flow on `Span`s of the component's entities (`value.value_digits`, the shared units given)."""
+    (classes_r, count_r, _), (classes_p, count_p, _) = folded
+    i, j, shared, same = (column[at] for column in edges)
+    names = dict(zip(rank.tolist(), type_names))
+    no_copies = int(count_r[i].max()) == int(count_p[j].max()) == 1
+    if len(i) > LARGE_COMPONENT_EDGES and no_copies:
+        columns = [(c.start[c.first], c.end[c.first + c.pieces - 1], c.type_id) for c in (classes_r, classes_p)]
+        chosen = large_value_mask((*columns[0], *columns[1]), names, i, j, table, (shared, same, units_r))
+        if chosen is not None:
+            return chosen
+    rows, predicted = np.unique(i), np.unique(j)
+    spans_r, spans_p = (
+        [_span(classes, k, names) for k in kept.tolist()]
+        for classes, kept in ((classes_r, rows), (classes_p, predicted))
+    )
+    edge_list = list(zip(np.searchsorted(rows, i).tolist(), np.searchsorted(predicted, j).tolist()))
+    if no_copies:
+        flow = dict.fromkeys(smallest_best(value_digits(spans_r, spans_p, edge_list, table, shared=shared.tolist())), 1)
+    else:
+        room_r, room_p = count_r[rows].tolist(), count_p[predicted].tolist()
+        digits = value_digits(spans_r, spans_p, edge_list, table, room_r, room_p, shared.tolist())
+        flow = smallest_best(digits, dict(enumerate(room_r)), dict(enumerate(room_p)))
+    return [flow.get(edge, 0) for edge in edge_list]
+
+
+def _span(entities: FragmentEntities, index: int, names: dict) -> Span:
+    first, last = int(entities.first[index]), int(entities.first[index] + entities.pieces[index])
+    pieces = tuple(zip(entities.start[first:last].tolist(), entities.end[first:last].tolist()))
+    name = names[int(entities.type_id[index])]
+    return Span(pieces[0][0], pieces[-1][1], name, pieces if len(pieces) > 1 else ())

@@ -24,7 +24,7 @@ from ..options import Options
 from ..pairing.overlaps import kept_edges
 from ..pairing.rules import SCENARIOS, Scenario, scenario_codes
 from ..pairing.value import WeightTable, value_pair
-from ..pairing.value_arrays import value_nested
+from ..pairing.value_arrays import value_fragments, value_nested
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
 from ..span import Span
 from ..tally import Cell, CellTable, Counted, Row, Tally, TokenCounts, named_cells
@@ -181,7 +181,9 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
     together would not fit in memory, by `value.value_pair` one sentence at a time."""
     assert options.value is not None
     table = WeightTable(options.value)
-    placed = None if pairs.fragmented else placement(pairs)  # units: every sentence by `value_pair` (§12)
+    placed = placement(pairs)
+    if pairs.fragmented and placed is not None:  # units (§12): the sentences at positions of their own
+        return _fragment_value_pairs(pairs, placed[1], table, options)
     nested = np.ones(pairs.sentences, dtype=bool)
     parts = []
     if placed is not None:
@@ -236,6 +238,19 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
     if len(parts) == 1 and parts[0].sentences == pairs.sentences:
         return parts[0]  # all on arrays: already the batch's table (joining would copy every column)
     return Pairs.joined(parts, pairs.type_names, pairs.sentences)
+
+
+def _fragment_value_pairs(pairs: Pairs, move: np.ndarray, table: WeightTable, options: Options) -> Pairs:
+    """`value_pairs` of a table with discontinuous entities (docs/scoring.md §12), on arrays
+    (`value_arrays.value_fragments`), each sentence moved by `move`."""
+    assert pairs.fragments is not None
+    sides = []
+    for own, held in zip(("reference", "predicted"), pairs.fragments):
+        start, end, kind = (getattr(pairs, f"{own}_{column}") for column in ("start", "end", "type"))
+        has = start >= 0
+        sides.append((pairs.sentence[has], kind[has], start[has], end[has], held[has]))
+    found = value_fragments(sides[0], sides[1], move, pairs.type_names, table, options.value_min_overlap)
+    return Pairs.of_columns(found[:8], pairs.type_names, pairs.sentences, (found[8], found[9]))
 
 
 def value_paired(
