@@ -63,39 +63,14 @@ def _backtracking(pattern: bytes) -> str | None:
 def leading_run(pattern: bytes) -> frozenset[int] | None:
     """The bytes of the unbounded quantifier over one character that begins `pattern` (``\\s+x``, ``\\s*\\|``,
     ``.*x``; in a group, ``(\\s+)x``, or a group of one character under it, ``(\\s)+x``), exactly; None for any other
-    pattern, or one with a backreference or (?i). A try of such a pattern that fails at a run of those bytes fails
-    at every later position of the run too (the quantifier can end there at a subset of the places it could from
-    the run's start, and what follows sees the same text; a group's capture changes no try), which
-    `perl_patterns.perl_split` then passes over rather than trying each (time a square of the run's length)."""
-    parser = _parser()
-    parsed = parser.parse(pattern)
-    dotall = bool(parsed.state.flags & re.DOTALL)
-    items, dotall = _ungrouped(list(parsed), dotall)
-    if not items or re.search(rb"\\[1-9]|\(\?P=|\(\?\(|\(\?[a-zA-Z]*i", pattern):
+    pattern, or one with a backreference or (?i) there. A try of such a pattern that fails at a run of those bytes
+    fails at every later position of the run too: the first rule of `skip_guard`, which passes over them."""
+    if _BACKREFERENCE.search(pattern):
         return None
-    op, argument = items[0]
-    body: list[Any] = []
-    if _choice(str(op), argument) and argument[1] == parser.MAXREPEAT:
-        body, dotall = _ungrouped(list(argument[2]), dotall)
-    if len(body) != 1:
-        return None
-    (body_op, body_argument), *_ = body
-    if str(body_op) == "ANY":  # every byte but a newline, unless (?s) is in force
-        return _ALL_BYTES if dotall else _ALL_BYTES - {0x0A}
-    if str(body_op) not in ("LITERAL", "NOT_LITERAL", "IN"):
-        return None
-    return _Walk(False).characters(str(body_op), body_argument)
-
-
-def _ungrouped(items: list[Any], dotall: bool) -> tuple[list[Any], bool]:
-    """`items` with the groups they begin with opened (``((a)b)c``: ``abc``), but for a group that sets flags
-    other than (?s), and whether (?s) is in force then."""
-    while items and str(items[0][0]) == "SUBPATTERN" and not (items[0][1][1] | items[0][1][2]) & ~re.DOTALL:
-        _, added, removed, group = items[0][1]
-        if group:  # (the flags of an empty group reach nothing that follows it)
-            dotall = (dotall or bool(added & re.DOTALL)) and not removed & re.DOTALL
-        items = [*group, *items[1:]]
-    return items, dotall
+    parsed = _parser().parse(pattern)
+    items = _flat(list(parsed), parsed.state.flags)
+    single = _single(*items[0]) if items and not items[0][2] & re.IGNORECASE else None
+    return single[0] if single is not None and single[2] == _parser().MAXREPEAT else None
 
 
 def _parser() -> Any:
@@ -118,15 +93,15 @@ class _Walk:
         self.caseless = caseless
 
     def characters(self, op: str, argument: Any) -> frozenset[int] | None:
-        """The bytes a one-character node matches (both cases when caseless); None for any other node."""
-        if op == "LITERAL":
+        """The bytes a one-character node matches (when caseless, as Python's `re` reads bytes: a byte or its
+        other ASCII case among the members, before a negation); None for any other node."""
+        members: frozenset[int] = frozenset()
+        negated = op == "NOT_LITERAL"
+        if op in ("LITERAL", "NOT_LITERAL"):
             members = frozenset({argument})
-        elif op == "NOT_LITERAL":
-            members = _ALL_BYTES - {argument}
         elif op == "ANY":
             members = _ALL_BYTES
         elif op == "IN":
-            members, negated = frozenset(), False
             for item, value in argument:
                 if str(item) == "NEGATE":
                     negated = True
@@ -138,12 +113,11 @@ class _Walk:
                     name = str(value)
                     plain = _CATEGORIES.get(name.replace("NOT_", ""), _ALL_BYTES)
                     members |= _ALL_BYTES - plain if "NOT_" in name else plain
-            members = _ALL_BYTES - members if negated else members
         else:
             return None
-        if self.caseless:
+        if self.caseless:  # ([^a] under (?i) takes neither a nor A)
             members |= {byte ^ 0x20 for byte in members if 0x41 <= byte & ~0x20 <= 0x5A}
-        return frozenset(members)
+        return frozenset(_ALL_BYTES - members if negated else members)
 
     def first(self, items: list[Any]) -> frozenset[int]:
         """The bytes a match of the sequence `items` can begin with (every byte where it cannot tell)."""
@@ -231,3 +205,139 @@ def _body(name: str, argument: Any) -> list[list[Any]] | None:
     if name == "GROUPREF_EXISTS":
         return [list(part) for part in argument[1:] if part is not None]
     return None
+
+
+# A rule of `skip_guard`: the classes of the bytes just before a position (the nearest last) and the bytes the
+# byte at it is not (or the line ends there).
+_Rule = tuple[tuple[frozenset[int], ...], frozenset[int]]
+_ONE_CHARACTER = ("LITERAL", "NOT_LITERAL", "IN", "ANY")
+_BACKREFERENCE = re.compile(rb"\\[1-9]|\(\?P=|\(\?\(")
+
+
+def skip_guard(pattern: bytes) -> bytes | None:
+    """Zero-width text S such that, at a position i > 0, S and a match of `pattern` at i mean a match at i - 1:
+    a search that passes over the positions S holds at (after a failed try at the one before) finds the same
+    leftmost match, and tries a run once rather than at each byte of it (time a square of the run's length:
+    ``\\s+x``, ``a*b*x`` on b's, ``x?\\s+y``, ``\\s+x|,``, ``(?=\\s+x)``, ``(?<=\\s)\\s+x``, ``(?i)\\s+x``). None
+    where it cannot tell (a backreference: a group's capture would change the try), b"" where S always holds.
+
+    Why, per rule (`_rules`): a pattern beginning with optional one-character runs r1*...r(j-1)* then a run
+    rj{n,} (greedy or lazy) matches at i - 1 wherever it matches at i, the byte before i is rj's and the byte at i
+    none of the earlier runs' (they take nothing at i, nothing at i - 1 either, rj one byte more, and what follows
+    sees the same text from the same place); a required one-character node whose byte is not at i fails there
+    (any S then). A lookbehind of one character first must hold at i - 1 too: its class before. An alternation
+    needs each alternative's S, a lookahead first its own and the rest's (`_clauses`)."""
+    if _BACKREFERENCE.search(pattern):
+        return None
+    parsed = _parser().parse(pattern)
+    try:
+        clauses = _clauses(_flat(list(parsed), parsed.state.flags))
+    except RecursionError:
+        return None
+    texts = [[_rule_text(rule) for rule in clause if all(rule[0])] for clause in clauses]
+    if any(not clause for clause in texts):
+        return None
+    return b"".join(b"(?=" + b"|".join(clause) + b")" for clause in texts)
+
+
+def first_and_run(pattern: bytes) -> tuple[frozenset[int], frozenset[int]] | None:
+    """The classes of a pattern c r{n,}... that begins with one character then a run taking c's bytes too
+    (``a.*b``, ``a[^b]*b``); None for any other, or one with a backreference. Where such a pattern fails at i, it
+    fails at each later position up to the first byte r does not take (a match at j would be one at i: c there,
+    r over the bytes between and what it took at j), which `perl_patterns` passes over, each byte read once."""
+    if _BACKREFERENCE.search(pattern):
+        return None
+    parsed = _parser().parse(pattern)
+    items = _flat(list(parsed), parsed.state.flags)
+    if len(items) < 2:
+        return None
+    first, run = _single(*items[0]), _single(*items[1])
+    if first is None or run is None or first[1:] != (1, 1) or run[2] != _parser().MAXREPEAT:
+        return None
+    return (first[0], run[0]) if first[0] <= run[0] else None
+
+
+def _flat(items: list[Any], flags: int) -> list[tuple[Any, Any, int]]:
+    """`items` with their groups opened, each with the flags in force at it (a group's add to or take from
+    those around it; no capture changes a try where no backreference reads it)."""
+    flat: list[tuple[Any, Any, int]] = []
+    for op, argument in items:
+        if str(op) == "SUBPATTERN":
+            _, added, removed, group = argument
+            flat.extend(_flat(list(group), (flags | added) & ~removed))
+        else:
+            flat.append((op, argument, flags))
+    return flat
+
+
+def _clauses(items: list[tuple[Any, Any, int]]) -> list[list[_Rule]]:
+    """The rules of `skip_guard` for a sequence: S holds where one rule of each clause holds."""
+    if not items:
+        return []  # (nothing matches everywhere)
+    (op, argument, flags), rest = items[0], items[1:]
+    if str(op) == "BRANCH":
+        return [clause for part in argument[1] for clause in _clauses(_flat(list(part), flags) + rest)]
+    if str(op) == "ASSERT" and argument[0] == 1:  # a lookahead and what follows it both hold at i - 1
+        return _clauses(_flat(list(argument[1]), flags)) + _clauses(rest)
+    return [_rules(items)]
+
+
+def _rules(items: list[tuple[Any, Any, int]]) -> list[_Rule]:
+    """The rules of a sequence of one-character runs (`skip_guard`), up to its first other node."""
+    rules: list[_Rule] = []
+    excluded: frozenset[int] = frozenset()
+    behind: tuple[frozenset[int], ...] = ()
+    for index, (op, argument, flags) in enumerate(items):
+        if str(op) == "ASSERT" and argument[0] == -1 and index == 0:
+            body = _flat(list(argument[1]), flags)
+            looked = _single(*body[0]) if len(body) == 1 else None
+            if looked is None or looked[1:] != (1, 1):
+                break
+            behind = (looked[0],)
+            continue
+        single = _single(op, argument, flags)
+        if single is None:
+            break
+        members, least, most = single
+        if most == _parser().MAXREPEAT:
+            rules.append(((*behind, members), excluded))
+        if least:
+            rules.append(((), excluded | members))
+            break
+        excluded |= members
+    return rules
+
+
+def _single(op: Any, argument: Any, flags: int) -> tuple[frozenset[int], int, int] | None:
+    """The bytes, and least and most counts, of a one-character node or a greedy or lazy quantifier over one
+    (in groups); None for any other node."""
+    name = str(op)
+    if name in ("MAX_REPEAT", "MIN_REPEAT"):
+        least, most, body = argument
+        inner = _flat(list(body), flags)
+        if len(inner) != 1 or str(inner[0][0]) not in _ONE_CHARACTER:
+            return None
+        one = _single(*inner[0])
+        return None if one is None else (one[0], least, most)
+    if name not in _ONE_CHARACTER or (name == "IN" and any(str(item) not in _CLASS_ITEMS for item, _ in argument)):
+        return None
+    members = _Walk(bool(flags & re.IGNORECASE)).characters(name, argument)
+    if members is None:
+        return None
+    if name == "ANY" and not flags & re.DOTALL:
+        members -= {0x0A}
+    return members, 1, 1
+
+
+_CLASS_ITEMS = ("NEGATE", "LITERAL", "RANGE", "CATEGORY")
+
+
+def _rule_text(rule: _Rule) -> bytes:
+    """A rule as zero-width regular-expression text."""
+    behind, excluded = rule
+    text = b"(?<=" + b"".join(_class(members) for members in behind) + b")" if behind else b""
+    return text + (b"(?!" + _class(excluded) + b")" if excluded else b"")
+
+
+def _class(members: frozenset[int]) -> bytes:
+    return b"[" + b"".join(b"\\x%02x" % byte for byte in sorted(members)) + b"]"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .backtracking import backtracking, leading_run
+from .backtracking import backtracking, first_and_run, skip_guard
 
 # Exit status of Perl's `die` (a pattern it cannot compile, and conlleval.pl's other stops).
 DIE_STATUS = 255
@@ -41,6 +41,7 @@ def splitter(delimiter: bytes) -> Callable[[bytes], list[bytes]]:
         raise _refused(delimiter, "a quantifier after a (?#...) comment")
     translated = perl_pattern(_COMMENT.sub(b"", delimiter))
     compiled: list[re.Pattern[bytes]] = []
+    after_failure: list[_Search | None] = []
 
     def split(line: bytes) -> list[bytes]:
         if not compiled:
@@ -57,15 +58,45 @@ def splitter(delimiter: bytes) -> Callable[[bytes], list[bytes]]:
                     "as ' ', '\\t', '\\s+' or '[ \\t]+'\n"
                 )
                 raise ConllevalError(message.encode(), USAGE_STATUS)
-            if (run := leading_run(translated)) is not None:  # tried once a run, not at each of its bytes
-                run_class = b"[" + b"".join(b"\\x%02x" % byte for byte in sorted(run)) + b"]"
-                compiled.append(re.compile(b"(?<!" + run_class + b")(?:" + translated + b")"))
-        return perl_split(compiled[0], line, compiled[1] if len(compiled) > 1 else None)
+            after_failure.append(_after_failure(translated, compiled[0]))
+        return perl_split(compiled[0], line, after_failure[0])
 
     return split
 
 
 _COMMENT = re.compile(rb"(?<!\\)\(\?#[^)]*\)")
+# The leftmost match of a pattern at or after a position, given none at the position before (`_after_failure`).
+_Search = Callable[[bytes, int], "re.Match[bytes] | None"]
+
+
+def _after_failure(translated: bytes, pattern: re.Pattern[bytes]) -> _Search | None:
+    """A search of `pattern` that tries each run of bytes once where its shape allows (`backtracking.skip_guard`,
+    `backtracking.first_and_run`), rather than at each byte of it as Python's `re` does (time a square of the
+    run's length); None for any other pattern."""
+    if (classes := first_and_run(translated)) is not None:
+        first, run = re.compile(_class_of(classes[0])), re.compile(_class_of(classes[1]) + b"*")
+
+        def search(line: bytes, position: int) -> re.Match[bytes] | None:
+            while (found := first.search(line, position)) is not None:
+                if (match := pattern.match(line, found.start())) is not None:
+                    return match
+                ended = run.match(line, found.start() + 1)  # none of its bytes can begin a match after a failure
+                position = (ended.end() if ended is not None else found.start() + 1) + 1
+            return None
+
+        return search
+    if (guard := skip_guard(translated)) is None:
+        return None
+    try:
+        return re.compile(b"(?!" + guard + b")(?:" + translated + b")").search
+    except (re.error, RecursionError):  # (a guard Python's re cannot read: the plain search)
+        return None
+
+
+def _class_of(members: frozenset[int]) -> bytes:
+    return b"[" + b"".join(b"\\x%02x" % byte for byte in sorted(members)) + b"]" if members else b"(?!)"
+
+
 # Exit status of a -d that Perl reads and this reading does not: the command line's bad-input status.
 USAGE_STATUS = 2
 
@@ -365,25 +396,31 @@ def _outside_class(
     return _assertion(byte, delimiter, index + 1), index + 1
 
 
-def perl_split(pattern: re.Pattern[bytes], line: bytes, past_runs: re.Pattern[bytes] | None = None) -> list[bytes]:
+def perl_split(pattern: re.Pattern[bytes], line: bytes, after_failure: _Search | None = None) -> list[bytes]:
     """Perl's ``split /pattern/, line``: each field up to a match that ends past the field's start (a match
     of the empty string at a field's start is passed over), captured groups after their field (unmatched: empty),
-    the rest after the last match, empty trailing fields dropped. `past_runs`: `pattern` that does not match
-    inside a run of the bytes its first quantifier takes (`backtracking.leading_run`), which finds the same
-    matches after a field's start, each run tried once."""
+    the rest after the last match, empty trailing fields dropped. `after_failure`: the leftmost match of `pattern`
+    at or after a position where it did not match at the one before (`_after_failure`), which finds the same
+    matches, each run tried once."""
     fields: list[bytes] = []
     start = 0
     while start < len(line):
-        if past_runs is None:
+        if after_failure is None:
             match = pattern.search(line, start)
         else:
-            match = pattern.match(line, start) or past_runs.search(line, start + 1)
+            match = pattern.match(line, start) or after_failure(line, start + 1)
         if match is not None and match.end() == start:
             # Empty, at the field's start: Perl backtracks into a longer match there first ('|\\h' takes a
-            # space), then looks on; `finditer`'s next match after an empty one is exactly that.
-            matches = pattern.finditer(line, start)
-            next(matches)
-            match = next(matches, None)
+            # space), then looks on; `finditer`'s next match after an empty one is exactly that, and a scanner's
+            # second `match` the first half of it (no empty match there).
+            if after_failure is None:
+                matches = pattern.finditer(line, start)
+                next(matches)
+                match = next(matches, None)
+            else:
+                scanner = pattern.scanner(line, start)  # type: ignore[attr-defined]
+                scanner.match()
+                match = scanner.match() or pattern.match(line, start + 1) or after_failure(line, start + 2)
         if match is None:
             break
         fields.append(line[start : match.start()])
