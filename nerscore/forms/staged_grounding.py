@@ -44,9 +44,11 @@ def ground_in_stages(
     ungroundable stays so as others are decided (a cycle through it later would have been one then: it keeps the
     rows kept then), so its arc needs no bar; a text and type with all of its predictions kept has no arc back
     left, so its later rows need no search. The searches follow only arcs of reduced cost 0 (listed once: the
-    potentials stay), start at a row's references and "unpaired", and are kept until the flow moves or a bar cuts
-    their tree: one search an occurrence, not one per type, and at most 2R more (issue 31's n types, half the
-    references': n / 2 searches in all, the flow's two rounds of paths each over the n^2 arcs)."""
+    potentials stay), start at a row's references and "unpaired", and are kept until the flow moves along a cycle
+    through their tree (its nodes' arcs out changed; a tree the cycle misses reaches what it reached) or a bar
+    cuts it: one search an occurrence, not one per type, and at most 2R more (issue 31's n types, half the
+    references': n / 2 searches in all, the flow's two rounds of paths each over the n^2 arcs; forgetting every
+    search at each move made them moves x references on overlapping windows, tests/test_review19.py)."""
     members = sorted({row for row, _ in component})
     order = sorted(members, key=lambda row: (rows[row][1], rows[row][0][1]))
     if len({(rows[row][1], rows[row][0][1]) for row in members}) < len(members):
@@ -164,7 +166,9 @@ def ground_in_stages(
                     for step in cycle + path:
                         room[step] -= 1
                         room[step ^ 1] += 1
-                    reached.clear()  # arcs filled and opened: every search is stale
+                    # The cycle's nodes (each the head of one of its arcs) are those whose arcs out changed.
+                    changed = {head[step] for step in cycle + path}
+                    reached = {start: found for start, found in reached.items() if changed.isdisjoint(found)}
                     break
             else:
                 continue
