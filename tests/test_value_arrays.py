@@ -293,19 +293,25 @@ FRAGMENT_ROUTES = {
     batch=st.one_of(crowded(), fragment_batches()),
     options=FRAGMENT_OPTIONS,
     route=st.sampled_from(sorted(FRAGMENT_ROUTES)),
+    as_tuples=st.booleans(),
 )
-def test_fragments_on_arrays_pair_as_value_pair(batch, options, route) -> None:
-    # `value_pair` with `span.shared_units` defines; the arrays never call it (nor `value_rows`).
+def test_fragments_on_arrays_pair_as_value_pair(batch, options, route, as_tuples) -> None:
+    # `value_pair` with `span.shared_units` defines; the arrays never call it (nor `value_rows`). The table's
+    # fragments as the array path gives them (`Pairs.fragment_runs`, read as runs) or as tuples (`as_tuples`).
     predictions, references = batch
     checked = Options.of(**options)
     table = span_arrays.span_pairs(predictions, references, checked)
     assert table is not None
+    if as_tuples:
+        table = Pairs.of_columns(table.columns(), table.type_names, table.sentences, table.fragments)
+        assert table.fragment_runs is None
     expected = Pairs.of_rows(reducers.value_rows(table.rows(), checked), table.type_names, table.sentences)
     with (
         mock.patch.multiple(value_arrays, **FRAGMENT_ROUTES[route]),
         mock.patch.object(reducers, "value_rows", side_effect=AssertionError("one sentence at a time")),
     ):
         found = reducers.value_pairs(table, checked)
+    assert (found.fragment_runs is not None) == table.fragmented  # (runs out: tuples made where read)
     if table.fragmented:
         assert_same_table(found, expected)
         assert [list(column) for column in in_order(found).fragment_columns()] == [

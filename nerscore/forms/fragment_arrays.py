@@ -25,7 +25,7 @@ from ..pairing import rules as pairing
 from ..pairing.rules import Scenario, scenario_codes
 from ..pairing.value_arrays import summed_shared_units
 from ..span import FragmentEntities, Span, folded_entities
-from ..table.pairs import Pairs, fragment_column
+from ..table.pairs import Pairs
 from . import fragment_large
 from .component_arrays import check_pairs_fit, edge_components, flows_by_component, sentences_apart, sentences_of
 from .fragment_large import FragmentClasses
@@ -229,34 +229,12 @@ def _table(
         else:
             types.append(np.full(len(rows), -1, np.int64))
             extents += [np.full(len(rows), -1, np.int64)] * 2
-    held = None
-    if fragments and ((references.pieces > 1).any() or (predictions.pieces > 1).any()):  # every entity has a row
-        objects_r, objects_p = _fragment_objects(references, predictions, twins)
-        held = (objects_r[row_r], objects_p[row_p])  # row -1 (no entity): the last, ()
-    return Pairs.of_columns([sentence, kinds, *types, *extents], type_names, sentences, held)
-
-
-def _fragment_objects(
-    references: FragmentClasses, predictions: FragmentClasses, twins: tuple[np.ndarray, np.ndarray, np.ndarray]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each distinct entity's fragments as `Pairs` holds them, a tuple of (start, end) tuples (``()`` for a
-    contiguous entity), and ``()`` last, for rows without an entity: object columns per side. An entity found on
-    both sides (rule 1's pairs) shares one tuple, made once."""
-    objects: list[np.ndarray] = []
-    twin_r, twin_p, _ = twins
-    for classes, side in ((references, 0), (predictions, 1)):
-        column = np.empty(len(classes.first) + 1, dtype=object)
-        column.fill(())
-        held = classes.pieces > 1
-        if side == 1:
-            shared = held[twin_p]
-            column[twin_p[shared]] = objects[0][twin_r[shared]]
-            held[twin_p] = False
-        which = np.flatnonzero(held)
-        _, runs = ranges(classes.first[which], classes.pieces[which])
-        pairs = list(zip(classes.start[runs].tolist(), classes.end[runs].tolist()))
-        lasts = np.cumsum(classes.pieces[which])
-        firsts = (lasts - classes.pieces[which]).tolist()
-        column[which] = fragment_column(list(map(tuple, map(pairs.__getitem__, map(slice, firsts, lasts.tolist())))))
-        objects.append(column)
-    return objects[0], objects[1]
+    if not fragments or not ((references.pieces > 1).any() or (predictions.pieces > 1).any()):
+        return Pairs.of_columns([sentence, kinds, *types, *extents], type_names, sentences)
+    runs = []  # each row's entity as its run of fragments (`Pairs.fragment_runs`): tuples made only where read
+    for classes, rows, kind in ((references, row_r, types[0]), (predictions, row_p, types[1])):
+        at = np.where(rows >= 0, rows, 0) if len(classes.first) else np.zeros(len(rows), np.int64)
+        first = classes.first[at] if len(classes.first) else at
+        pieces = np.where(rows >= 0, classes.pieces[at], 0) if len(classes.first) else at
+        runs.append(FragmentEntities(sentence, kind, pieces, first, classes.start, classes.end))
+    return Pairs.of_columns([sentence, kinds, *types, *extents], type_names, sentences, runs=(runs[0], runs[1]))

@@ -19,7 +19,8 @@ fragments that meet, never pair by pair. Each path is exact, so the pairing is `
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, pairwise
+from dataclasses import replace
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -245,14 +246,10 @@ def _component_amounts(
     # Entities numbered within the component in the side's order, which is rule (d)'s.
     rows, predicted = np.unique(i), np.unique(j)
     local_i, local_j = np.searchsorted(rows, i).tolist(), np.searchsorted(predicted, j).tolist()
-    spans_r = [
-        Span(start, end, type_names[kind])
-        for start, end, kind in zip(r_start[rows].tolist(), r_end[rows].tolist(), r_type[rows].tolist())
-    ]
-    spans_p = [
-        Span(start, end, type_names[kind])
-        for start, end, kind in zip(p_start[predicted].tolist(), p_end[predicted].tolist(), p_type[predicted].tolist())
-    ]
+    spans_r, spans_p = (
+        [Span(start, end, type_names[kind]) for start, end, kind in zip(*(c[kept].tolist() for c in side))]
+        for side, kept in (((r_start, r_end, r_type), rows), ((p_start, p_end, p_type), predicted))
+    )
     edges = list(zip(local_i, local_j))
     if no_copies:
         flow = dict.fromkeys(smallest_best(value_digits(spans_r, spans_p, edges, table)), 1)
@@ -290,7 +287,8 @@ def pair_rows(
             np.full(len(none_p), Scenario.III),
             np.repeat(r_type, left_r),
             none_p,
-            *_repeated(r_start, r_end, left_r),
+            np.repeat(r_start, left_r),
+            np.repeat(r_end, left_r),
             none_p,
             none_p,
         ],
@@ -300,14 +298,11 @@ def pair_rows(
             np.repeat(p_type, left_p),
             none_r,
             none_r,
-            *_repeated(p_start, p_end, left_p),
+            np.repeat(p_start, left_p),
+            np.repeat(p_end, left_p),
         ],
     ]
     return tuple(np.concatenate([group[column].astype(np.int64) for group in groups]) for column in range(7))
-
-
-def _repeated(start: np.ndarray, end: np.ndarray, copies: np.ndarray) -> list[np.ndarray]:
-    return [np.repeat(start, copies), np.repeat(end, copies)]
 
 
 # Pairs of entities summed by counting (`summed_shared_units`) where they are at most so many cells: this many, or
@@ -375,8 +370,8 @@ def _summed(key: np.ndarray, units: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 _FRAGMENT_PAIRS_AT_ONCE = 1 << 19
 
 # One side's entities for `value_fragments`: each one's sentence, type id, extent start and end in its sentence, and
-# fragments (an object column of tuples of (start, end), `()` for a contiguous entity: `Pairs`' fragment columns).
-FragmentSide = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+# fragments as runs (`FragmentEntities`, a contiguous entity's its extent: `Pairs.fragment_runs` or `tuple_runs`).
+FragmentSide = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, FragmentEntities]
 
 
 def value_fragments(
@@ -386,17 +381,18 @@ def value_fragments(
     type_names: Sequence[str],
     table: WeightTable,
     min_overlap: float | None,
-) -> tuple[np.ndarray, ...]:
+) -> tuple[Any, ...]:
     """`value.value_pair` of sentences of discontinuous entities (docs/scoring.md §12) on arrays: the columns of
-    `Pairs.of_columns` and each row's fragments per side (`()` where none); `move`, each sentence's to positions of
-    its own. Copies folded (`span.folded_entities`, rule (d)'s order); the units each two share summed from their
-    fragments that meet (`summed_shared_units`, as §3's array path sums them); a component of one edge pairs as
-    many copies as both have, a large one without copies goes to `value.large_value_mask` (shared units for shared
-    extents), the others to the exact flow on `Span`s, the shared units given (`value.value_digits`)."""
+    `Pairs.of_columns` and each row's run of fragments per side (`pieces` 0 where none); `move`, each sentence's
+    to positions of its own. Copies folded (`span.folded_entities`, rule (d)'s order); the units each two share
+    summed from their fragments that meet (`summed_shared_units`, as §3's array path sums them); a component of
+    one edge pairs as many copies as both have, a large one without copies goes to `value.large_value_mask`
+    (shared units for shared extents), the others to the exact flow on `Span`s, the shared units given
+    (`value.value_digits`)."""
     from .large_components import component_labels
 
     rank = np.argsort(np.argsort(np.array(list(type_names), dtype=object), kind="stable"), kind="stable")
-    entities = [_fragment_entities(side, rank) for side in (references, predictions)]
+    entities = [replace(side[4], sentence=side[0], type_id=rank[side[1]]) for side in (references, predictions)]
     folded = folded_entities(*entities)
     (classes_r, count_r, _), (classes_p, count_p, _) = folded
     swept = []
@@ -433,35 +429,23 @@ def value_fragments(
     sentence = np.zeros(len(kind), np.int64)
     bounds, held = [], []
     for side, own, (classes, _, _), row in zip((references, predictions), entities, folded, (row_r, row_p)):
-        has = row >= 0
-        origin = np.searchsorted(own.first, classes.first)[row[has]]  # each row's entity as given (a copy of it)
+        has, order = row >= 0, np.argsort(own.first, kind="stable")  # (runs: copies share a first)
+        origin = order[np.searchsorted(own.first, classes.first, sorter=order)][row[has]]  # a copy of the row's
         sentence[has] = side[0][origin]
         for column in side[2:4]:
             bounds.append(np.full(len(row), -1, np.int64))
             bounds[-1][has] = column[origin]
-        held.append(np.empty(len(row), object))
-        held[-1].fill(())
-        held[-1][has] = side[4][origin]
+        held.append(_rows_held(side[4], has, origin))
     types = [np.where(type_id >= 0, by_rank[np.maximum(type_id, 0)], -1) for type_id in (type_r, type_p)]
+    held = [replace(runs, sentence=sentence, type_id=type_id) for runs, type_id in zip(held, types)]
     return (sentence, kind, *types, *bounds, *held)
 
 
-def _fragment_entities(side: FragmentSide, rank: np.ndarray) -> FragmentEntities:
-    """A side's entities as `span.folded_entities` reads them, its types by the place of their names (rule (d)'s
-    order): each one's fragments, a contiguous entity's its extent."""
-    sentence, type_id, start, end, held = side
-    count = np.fromiter(map(len, held), np.int64, len(held))
-    pieces = np.maximum(count, 1)
-    first = np.cumsum(pieces) - pieces
-    starts, ends = np.empty(int(pieces.sum()), np.int64), np.empty(int(pieces.sum()), np.int64)
-    alone = count == 0
-    starts[first[alone]], ends[first[alone]] = start[alone], end[alone]
-    several = np.flatnonzero(~alone)
-    if len(several):  # (a contiguous entity's `()` adds nothing to the chain)
-        _, at = ranges(first[several], count[several])
-        flat = np.fromiter(chain.from_iterable(chain.from_iterable(held.tolist())), np.int64, 2 * len(at))
-        starts[at], ends[at] = flat[0::2], flat[1::2]
-    return FragmentEntities(sentence, rank[type_id], pieces, first, starts, ends)
+def _rows_held(held: FragmentEntities, has: np.ndarray, origin: np.ndarray) -> FragmentEntities:
+    """Each row's run of fragments of one side (`origin`, the entity given of rows `has`), `pieces` 0 where none."""
+    pieces, first = np.zeros(len(has), np.int64), np.zeros(len(has), np.int64)
+    pieces[has], first[has] = held.pieces[origin], held.first[origin]
+    return FragmentEntities(first, first, pieces, first, held.start, held.end)
 
 
 def _units(entities: FragmentEntities) -> np.ndarray:

@@ -21,19 +21,20 @@ sentence-level reducers read of each sentence besides its rows.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import repeat
+from itertools import chain, repeat
 from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
+from ..grouping import ranges
 from ..options import EVALUATION_SCHEMES
 from ..pairing.rules import SCENARIOS, Scenario, scenario_codes, scenario_of
 from ..result_scores import entity_rows, row_tails
-from ..span import Span
+from ..span import FragmentEntities, Span
 from ..tally import Row
 
 # The table's integer columns, in the order `Pairs.of_columns` takes them.
@@ -60,7 +61,9 @@ class Pairs:
     (indexing `type_names`, -1 for no entity) and the two entities' start and end within their sentence (-1 for
     no entity); `sentences`, the batch's number of sentences (some may have no row). Where an entity is
     discontinuous (docs/scoring.md §12), `reference_fragments` and `predicted_fragments` hold each row's
-    fragments as object columns (``()`` for a contiguous entity or none); None where every entity is contiguous."""
+    fragments as object columns (``()`` for a contiguous entity or none); None where every entity is contiguous.
+    The array path gives them as `fragment_runs` instead (each row's entity a run of fragments, `pieces` 0 where
+    none): the columns are made of them where read, and the value pairing reads the runs (benchmarks/README.md)."""
 
     sentence: np.ndarray
     scenario: np.ndarray
@@ -74,6 +77,7 @@ class Pairs:
     sentences: int = 0
     reference_fragments: np.ndarray | None = None
     predicted_fragments: np.ndarray | None = None
+    fragment_runs: tuple[FragmentEntities, FragmentEntities] | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.sentence)
@@ -93,10 +97,12 @@ class Pairs:
     @property
     def fragmented(self) -> bool:
         """Whether some entity of the table is discontinuous (docs/scoring.md §12)."""
-        return self.reference_fragments is not None
+        return self.reference_fragments is not None or self.fragment_runs is not None
 
-    @property
+    @cached_property
     def fragments(self) -> tuple[np.ndarray, np.ndarray] | None:
+        if self.fragment_runs is not None:
+            return run_fragments(self.fragment_runs[0]), run_fragments(self.fragment_runs[1])
         if self.reference_fragments is None or self.predicted_fragments is None:
             return None
         return self.reference_fragments, self.predicted_fragments
@@ -154,9 +160,10 @@ class Pairs:
         type_names: Sequence[str] = (),
         sentences: int = 0,
         fragments: tuple[np.ndarray, np.ndarray] | None = None,
+        runs: tuple[FragmentEntities, FragmentEntities] | None = None,
     ) -> Pairs:
-        """From the eight columns in the order of `PAIR_COLUMNS` (and the two fragment columns, where some entity
-        is discontinuous)."""
+        """From the eight columns in the order of `PAIR_COLUMNS` (and the two fragment columns, or their `runs`,
+        where some entity is discontinuous)."""
         sentence, scenario, reference_type, predicted_type, r0, r1, p0, p1 = (int_column(column) for column in columns)
         held_r, held_p = (None, None) if fragments is None else fragments
         return cls(
@@ -172,6 +179,7 @@ class Pairs:
             sentences,
             held_r,
             held_p,
+            runs,
         )
 
     @classmethod
@@ -328,6 +336,38 @@ class Pairs:
 def fragment_column(values: Sequence[Any]) -> np.ndarray:
     """An object column of fragment tuples (``()`` for a contiguous entity or none)."""
     return np.fromiter(values, dtype=object, count=len(values))
+
+
+def run_fragments(runs: FragmentEntities) -> np.ndarray:
+    """Each row's fragments (`FragmentEntities` a row: `pieces` 0 where the row has no entity) as `Pairs` holds
+    them: a tuple of (start, end) tuples, ``()`` for a contiguous entity or none; one tuple for the copies of one."""
+    column = fragment_column([()] * len(runs.pieces))
+    held = np.flatnonzero(runs.pieces > 1)
+    firsts, at, back = np.unique(runs.first[held], return_index=True, return_inverse=True)
+    if len(firsts):
+        pieces = runs.pieces[held][at]
+        bounds = list(zip(runs.start.tolist(), runs.end.tolist()))
+        made = [tuple(bounds[a : a + n]) for a, n in zip(firsts.tolist(), pieces.tolist())]
+        column[held] = fragment_column(made)[back.reshape(-1)]
+    return column
+
+
+def tuple_runs(held: np.ndarray, start: np.ndarray, end: np.ndarray) -> FragmentEntities:
+    """`run_fragments`' inverse: entities of fragment tuples (`held`; ``()`` for a contiguous entity, its extent
+    `start`, `end`) as runs of fragments, their sentence and type left 0."""
+    count = np.fromiter(map(len, held), np.int64, len(held))
+    pieces = np.maximum(count, 1)
+    first = np.cumsum(pieces) - pieces
+    starts, ends = np.empty(int(pieces.sum()), np.int64), np.empty(int(pieces.sum()), np.int64)
+    alone = count == 0
+    starts[first[alone]], ends[first[alone]] = start[alone], end[alone]
+    several = np.flatnonzero(~alone)
+    if len(several):  # (a contiguous entity's `()` adds nothing to the chain)
+        _, at = ranges(first[several], count[several])
+        flat = np.fromiter(chain.from_iterable(chain.from_iterable(held.tolist())), np.int64, 2 * len(at))
+        starts[at], ends[at] = flat[0::2], flat[1::2]
+    zeros = np.zeros(len(held), np.int64)
+    return FragmentEntities(zeros, zeros, pieces, first, starts, ends)
 
 
 def cell_keys_of(scenario: np.ndarray, reference: np.ndarray, predicted: np.ndarray, width: int) -> np.ndarray:

@@ -30,7 +30,7 @@ from ..span import Span
 from ..tally import Cell, CellTable, Counted, Row, Tally, TokenCounts, named_cells
 from .columns import NO_COLUMNS, Columns
 from .findings import diagnostics, errors, placed_sides, placement, sides_by_sentence, unit_overlaps
-from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts, cell_key_columns
+from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts, cell_key_columns, tuple_runs
 from .row_texts import RowTexts, row_texts
 from .slices import SEEN, SLICE_COLUMNS, count_slices
 
@@ -243,14 +243,19 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
 def _fragment_value_pairs(pairs: Pairs, move: np.ndarray, table: WeightTable, options: Options) -> Pairs:
     """`value_pairs` of a table with discontinuous entities (docs/scoring.md §12), on arrays
     (`value_arrays.value_fragments`), each sentence moved by `move`."""
-    assert pairs.fragments is not None
     sides = []
-    for own, held in zip(("reference", "predicted"), pairs.fragments):
+    for side, own in enumerate(("reference", "predicted")):
         start, end, kind = (getattr(pairs, f"{own}_{column}") for column in ("start", "end", "type"))
-        has = start >= 0
-        sides.append((pairs.sentence[has], kind[has], start[has], end[has], held[has]))
+        has = np.flatnonzero(start >= 0)
+        # The array path's runs of fragments where the table has them (no tuples made, then read back).
+        runs = (
+            tuple_runs(pairs.fragment_columns()[side][has], start[has], end[has])
+            if pairs.fragment_runs is None
+            else pairs.fragment_runs[side].taken(has)
+        )
+        sides.append((pairs.sentence[has], kind[has], start[has], end[has], runs))
     found = value_fragments(sides[0], sides[1], move, pairs.type_names, table, options.value_min_overlap)
-    return Pairs.of_columns(found[:8], pairs.type_names, pairs.sentences, (found[8], found[9]))
+    return Pairs.of_columns(found[:8], pairs.type_names, pairs.sentences, runs=(found[8], found[9]))
 
 
 def value_paired(
