@@ -591,6 +591,20 @@ def perl_splits(cases: list[tuple[bytes, bytes]]) -> list[bytes]:
     return subprocess.run(["perl", "-e", PERL_SPLIT], input=given, capture_output=True, check=True).stdout.split(b"\n")
 
 
+def split_unlike_perl(delimiters: list[str], lines: list[bytes]) -> list[tuple[bytes, bytes, bytes]]:
+    """The (delimiter, line, Perl's fields) where `splitter` splits a line of `lines` by a delimiter of
+    `delimiters` otherwise than Perl does."""
+    cases = [(delimiter.encode(), line) for delimiter in delimiters for line in lines]
+    perl = perl_splits(cases)
+    return [(d, line, want) for (d, line), want in zip(cases, perl) if b"\x01".join(splitter(d)(line)) != want]
+
+
+def assert_split_as_the_plain_search(delimiter: str, line: bytes) -> None:
+    """`splitter`'s skipping searches split as the plain search of the translated pattern does."""
+    plain = re.compile(perl_pattern(delimiter.encode()))
+    assert splitter(delimiter.encode())(line) == perl_split(plain, line)
+
+
 # Pieces of -d that conlleval users pass or that Perl and Python's re read differently.
 PIECES = [
     "|",
@@ -672,17 +686,12 @@ def test_a_leading_run_is_tried_once_a_run(delimiter: str, monkeypatch: pytest.M
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(LEADING_RUNS), st.binary(max_size=30).map(lambda raw: bytes(b" \t|x,a"[b % 6] for b in raw)))
 def test_a_leading_run_splits_as_the_plain_search(delimiter: str, line: bytes) -> None:
-    plain = re.compile(perl_pattern(delimiter.encode()))
-    assert splitter(delimiter.encode())(line) == perl_split(plain, line)
+    assert_split_as_the_plain_search(delimiter, line)
 
 
 @pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
 def test_a_leading_run_splits_as_perl_splits() -> None:
     lines = [bytes(b" \t|x,a"[(index * 7 + size * 3) % 6] for index in range(size)) for size in range(40)]
     lines += [b"a  x", b"  ,  ,", b"x \t| a", b"   "]
-    cases = [(delimiter.encode(), line) for delimiter in LEADING_RUNS for line in lines]
-    perl = perl_splits(cases)
-    wrong = [
-        (d, line, expected) for (d, line), expected in zip(cases, perl) if b"\x01".join(splitter(d)(line)) != expected
-    ]
+    wrong = split_unlike_perl(LEADING_RUNS, lines)
     assert not wrong, wrong[:5]

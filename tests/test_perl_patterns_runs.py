@@ -5,17 +5,16 @@ passes over a run once (`backtracking.leading_run`), with the fields the plain s
 
 from __future__ import annotations
 
-import re
 import shutil
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_conlleval import perl_splits
+from test_conlleval import assert_split_as_the_plain_search, split_unlike_perl
 
 from nerscore.files import perl_patterns
 from nerscore.files.backtracking import leading_run
-from nerscore.files.perl_patterns import perl_pattern, perl_split, splitter
+from nerscore.files.perl_patterns import perl_pattern, splitter
 
 # Named shapes: (delimiter, the byte its run takes, a byte it does not, if any).
 RUNS_IN_GROUPS = {
@@ -66,17 +65,12 @@ def test_a_group_that_is_not_a_run_alone_is_no_run(delimiter: str) -> None:
     st.binary(max_size=30).map(lambda raw: bytes(b" \nxabc"[byte % 6] for byte in raw)),
 )
 def test_a_run_in_a_group_splits_as_the_plain_search(delimiter: str, line: bytes) -> None:
-    plain = re.compile(perl_pattern(delimiter.encode()))
-    assert splitter(delimiter.encode())(line) == perl_split(plain, line)
+    assert_split_as_the_plain_search(delimiter, line)
 
 
 @pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
 def test_a_run_in_a_group_splits_as_perl_splits() -> None:
     lines = [bytes(b" xabc"[(index * 7 + size * 3) % 5] for index in range(size)) for size in range(30)]
     lines += [b"a  x", b"aaac", b"  x  x", b"abab"]
-    cases = [(delimiter.encode(), line) for delimiter, _, _ in RUNS_IN_GROUPS.values() for line in lines]
-    perl = perl_splits(cases)
-    wrong = [
-        (d, line, expected) for (d, line), expected in zip(cases, perl) if b"\x01".join(splitter(d)(line)) != expected
-    ]
+    wrong = split_unlike_perl([delimiter for delimiter, _, _ in RUNS_IN_GROUPS.values()], lines)
     assert not wrong, wrong[:5]

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_conlleval import perl_splits
+from test_conlleval import assert_split_as_the_plain_search, split_unlike_perl
 
 from nerscore.files import perl_patterns
 from nerscore.files.backtracking import _parser, _Walk, first_and_run, skip_guard
-from nerscore.files.perl_patterns import perl_pattern, perl_split, splitter
+from nerscore.files.perl_patterns import perl_pattern, splitter
 
 # Named shapes: (delimiter, the unit a long line without a match repeats, the bytes a try reads a run of).
 SHAPES = {
@@ -127,8 +127,7 @@ DELIMITERS = [delimiter for delimiter, _, _ in SHAPES.values()] + NEARBY
     st.binary(max_size=24).map(lambda raw: bytes(ALPHABET[byte % len(ALPHABET)] for byte in raw)),
 )
 def test_a_shape_splits_as_the_plain_search(delimiter: str, line: bytes) -> None:
-    plain = re.compile(perl_pattern(delimiter.encode()))
-    assert splitter(delimiter.encode())(line) == perl_split(plain, line)
+    assert_split_as_the_plain_search(delimiter, line)
 
 
 @pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
@@ -136,9 +135,7 @@ def test_a_shape_splits_as_perl_splits() -> None:
     alphabet = ALPHABET.replace(b"\n", b"\t")  # (the cases reach Perl a line each)
     lines = [bytes(alphabet[(index * 7 + size * 3) % len(alphabet)] for index in range(size)) for size in range(40)]
     lines += [b"a  x", b"bbbx", b"abx", b"x  y", b" ,  x", b"aAax", b"axxb", b"a\tb", b"  \t x", b"b" * 50 + b"x"]
-    cases = [(delimiter.encode(), line) for delimiter in DELIMITERS for line in lines]
-    perl = perl_splits(cases)
-    wrong = [(d, line, want) for (d, line), want in zip(cases, perl) if b"\x01".join(splitter(d)(line)) != want]
+    wrong = split_unlike_perl(DELIMITERS, lines)
     assert not wrong, wrong[:5]
 
 
