@@ -83,9 +83,16 @@ def split_tag(tag: Any, scheme: str, suffix: bool) -> tuple[str, str] | None:
     return letter, kind
 
 
+def _tag(parsed: list[tuple[str, str] | None], i: int) -> tuple[str, str]:
+    """Token i's (letter, type), which the callers read of entity tokens alone (never O's None)."""
+    tag = parsed[i]
+    assert tag is not None
+    return tag
+
+
 def _begins(parsed: list[tuple[str, str] | None], i: int) -> bool:
     """docs/scoring.md §2 lenient: does the (non-O) token i begin an entity?"""
-    letter, kind = parsed[i]
+    letter, kind = _tag(parsed, i)
     if letter in STARTS or letter in SINGLES:
         return True
     previous = parsed[i - 1] if i > 0 else None  # the sentence start counts as an O before it
@@ -109,7 +116,7 @@ def lenient_entities(parsed: list[tuple[str, str] | None]) -> list[Entity]:
     for i, h in enumerate(head):
         if h is not None:
             groups.setdefault(h, []).append(i)
-    return [Entity(h, tokens[-1] + 1, parsed[h][1]) for h, tokens in sorted(groups.items())]
+    return [Entity(h, tokens[-1] + 1, _tag(parsed, h)[1]) for h, tokens in sorted(groups.items())]
 
 
 def _only(letters: list[str], allowed: str) -> bool:
@@ -135,7 +142,7 @@ def _well_formed(entity: Entity, letters: list[str], scheme: str, neighbours: li
             return True
         return last == "E" and _only(letters[:-1], "I") and same_type_after
     if scheme in ("IOBES", "BILOU", "BMES"):
-        begin, inside, end, one = {"IOBES": "BIES", "BILOU": "BILU", "BMES": "BMES"}[scheme]
+        begin, inside, end, one = tuple({"IOBES": "BIES", "BILOU": "BILU", "BMES": "BMES"}[scheme])
         if single:
             return first == one
         return first == begin and last == end and _only(middle, inside)
@@ -155,7 +162,7 @@ def decode(tags: Sequence[Any], scheme: str = "IOB2", mode: str = "lenient", suf
     return [
         e
         for e in entities
-        if _well_formed(e, [parsed[i][0] for i in range(e.start, e.end)], scheme, [n for n in entities if n != e])
+        if _well_formed(e, [_tag(parsed, i)[0] for i in range(e.start, e.end)], scheme, [n for n in entities if n != e])
     ]
 
 
@@ -262,7 +269,7 @@ def _from_ids(predictions, references, label_list, ignore_index):
     return out_p, out_r
 
 
-def _ratio(numerator: Fraction, denominator: Fraction, zero_division: Fraction) -> Fraction:
+def _ratio(numerator: Fraction | int, denominator: Fraction | int, zero_division: Fraction) -> Fraction:
     return zero_division if denominator == 0 else Fraction(numerator) / denominator
 
 
@@ -317,7 +324,7 @@ def evaluate(
     f_name = "f1" if beta == 1 else f"f{beta:g}"
     present = sorted({t for _, r, p in rows for t in (r, p) if t is not None})
     kinds = list(dict.fromkeys(labels)) if labels is not None else present
-    result: dict[str, int | float] = {}
+    result: dict[str, Any] = {}
     typed: dict[str, int | float] = {}
     for name in SCHEMES4:
         counts = dict.fromkeys(MEASURES, 0)
