@@ -627,6 +627,7 @@ PIECES = [
 ]
 
 
+@pytest.mark.slow  # (1-2 s: the quick profile stays under 3 minutes; the full suite runs it)
 @pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
 def test_delimiters_split_as_perl_splits_or_are_refused() -> None:
     # Every delimiter of two or three pieces on a few lines: the fields Perl's split gives, a refusal that says

@@ -88,6 +88,7 @@ def discontinuous(batch: list[list]) -> bool:
     return any(len(ns.as_span(e).fragments) > 1 for sentence in batch for e in sentence)
 
 
+@pytest.mark.slow  # (1-2 s: the quick profile stays under 3 minutes; the full suite runs it)
 @SETTINGS
 @given(
     batch=batches(),
@@ -168,6 +169,7 @@ def crowded(draw: st.DrawFn) -> tuple[list[list], list[list]]:
     return [predictions], [references]
 
 
+@pytest.mark.slow  # (1-2 s: the quick profile stays under 3 minutes; the full suite runs it)
 @settings(SETTINGS, max_examples=400)
 @given(batch=st.one_of(crowded(), batches()), options=OPTIONS, route=st.sampled_from(sorted(ROUTES)))
 def test_large_and_dense_sentences_on_arrays_are_the_readable_tables(batch, options, route) -> None:

@@ -14,6 +14,7 @@ import random
 import sys
 from itertools import pairwise
 
+import pytest
 from test_typesflow import grounded_in_stages, staged
 
 from nerscore import compute_semeval
@@ -57,6 +58,7 @@ def scored(document, threshold: int) -> tuple[str, int]:
     return json.dumps(result, sort_keys=True, default=str), solved[0]
 
 
+@pytest.mark.slow  # (1-2 s: the quick profile stays under 3 minutes; the full suite runs it)
 def test_the_stages_score_as_the_rows_through_the_public_function() -> None:
     # A seeded walk of 400 documents, each scored with every component in stages and with §1b's rows: the same
     # result, entities and all (the review's larger walks, 1,500 + 7,000 cases, found no difference either).

@@ -78,6 +78,7 @@ def tagged(draw: st.DrawFn) -> tuple[list, list, list, list, frozenset]:
 ALL = ["entity_length", "seen", "sentence_length", "entity_density", "group"]
 
 
+@pytest.mark.slow  # (1-2 s: the quick profile stays under 3 minutes; the full suite runs it)
 @settings(max_examples=150, deadline=None)
 @given(tagged())
 def test_slices_recounted_from_the_entities_rows_tokens_and_groups(data: tuple) -> None:

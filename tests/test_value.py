@@ -346,6 +346,7 @@ def test_the_array_path_equals_the_readable_path(options: dict) -> None:
         }
 
 
+@pytest.mark.slow  # (1-2 s: the quick profile stays under 3 minutes; the full suite runs it)
 def test_a_whole_chunk_of_forked_chains_on_arrays() -> None:
     # Many sentences, forks included: the array path's chains go through value_pair across sentences at once.
     rng = random.Random(3)
