@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .errors import InvalidInputError, is_collection, plain_text, shown
-from .grouping import ranges, run_bounds
+from .grouping import group_bounds, ranges, run_bounds
 
 Fragments = tuple[tuple[int, int], ...]
 
@@ -257,6 +257,27 @@ class FragmentEntities:
         return FragmentEntities(
             self.sentence[index], self.type_id[index], self.pieces[index], self.first[index], self.start, self.end
         )
+
+    def extent(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each entity's extent: its first fragment's start, its last one's end."""
+        return self.start[self.first], self.end[self.first + self.pieces - 1]
+
+    def units(self) -> np.ndarray:
+        return units_of(self.first, self.pieces, self.start, self.end)
+
+    def fragments(self, index: int) -> tuple[tuple[int, int], ...]:
+        """Entity `index`'s fragments as `Span` holds them: ``()`` for a contiguous one."""
+        first, last = int(self.first[index]), int(self.first[index] + self.pieces[index])
+        if last - first == 1:
+            return ()
+        return tuple(zip(self.start[first:last].tolist(), self.end[first:last].tolist()))
+
+
+def units_of(first: np.ndarray, pieces: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Each entity's number of units, of entities each a run of `pieces` fragments of `start` and `end` from
+    `first`: its fragments' lengths added up (they are apart, docs/scoring.md §12)."""
+    total = group_bounds(end - start)
+    return total[first + pieces] - total[first]
 
 
 def folded_entities(

@@ -92,7 +92,7 @@ def _folded(
 
 def _classes(entities: FragmentEntities, count: np.ndarray) -> FragmentClasses:
     return FragmentClasses(
-        entities.sentence, entities.type_id, count, entities.first, entities.pieces, entities.start, entities.end
+        entities.sentence, entities.type_id, entities.pieces, entities.first, entities.start, entities.end, count
     )
 
 

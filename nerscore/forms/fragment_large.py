@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import located
-from ..grouping import group_bounds
 from ..pairing.dense import dense_pairs
 from ..pairing.dense_matrix import Cells
 from ..pairing.overlaps import overlap_kept
 from ..pairing.staircase import overlap_total
+from ..span import FragmentEntities, units_of
 from .component_arrays import sentences_of
 
 # A sentence of at least this many cells (references x predictions, one copy each) where at least 1 / _DENSE_SHARE
@@ -47,36 +47,11 @@ Side = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[tuple[np.ndarr
 
 
 @dataclass(frozen=True)
-class FragmentClasses:
+class FragmentClasses(FragmentEntities):
     """The distinct entities of one side, in order of sentence and then rule (d)'s (fragment lists, type): each
-    one's sentence, type, copies (`count`), extent, units and fragments (a run of `start`/`end` from `first`)."""
+    one's sentence, type, fragments (a run of `start`/`end` from `first`; its extent and units) and copies."""
 
-    sentence: np.ndarray
-    type_id: np.ndarray
     count: np.ndarray
-    first: np.ndarray
-    pieces: np.ndarray
-    start: np.ndarray
-    end: np.ndarray
-
-    def extent(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.start[self.first], self.end[self.first + self.pieces - 1]
-
-    def units(self) -> np.ndarray:
-        return units_of(self.first, self.pieces, self.start, self.end)
-
-    def fragments(self, index: int) -> tuple[tuple[int, int], ...]:
-        first, last = int(self.first[index]), int(self.first[index] + self.pieces[index])
-        if last - first == 1:
-            return ()
-        return tuple(zip(self.start[first:last].tolist(), self.end[first:last].tolist()))
-
-
-def units_of(first: np.ndarray, pieces: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """Each entity's number of units, of entities each a run of `pieces` fragments of `start` and `end` from
-    `first`: its fragments' lengths added up (they are apart, docs/scoring.md §12)."""
-    total = group_bounds(end - start)
-    return total[first + pieces] - total[first]
 
 
 def shared_units(small: Side, large: Side, a: Any, b: Any) -> np.ndarray:

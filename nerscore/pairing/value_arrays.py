@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import group_bounds, ranges, run_bounds, run_starts
+from ..grouping import ranges, run_bounds, run_starts
 from ..span import FragmentEntities, Span, folded_entities
 from .dense import dense_sentences, large_enough
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, kept_pairs, overlap_kept
@@ -405,7 +405,7 @@ def value_fragments(
             which, start, end = which[order], start[order], end[order]
         swept.append((which, start, end))
     i, j, shared = summed_shared_units(swept[0], swept[1], len(classes_p.first), _FRAGMENT_PAIRS_AT_ONCE)
-    units_r, units_p = (_units(classes) for classes, _, _ in folded)
+    units_r, units_p = (classes.units() for classes, _, _ in folded)
     if min_overlap is not None:
         kept = overlap_kept(shared, units_r[i], min_overlap)
         i, j, shared = i[kept], j[kept], shared[kept]
@@ -448,12 +448,6 @@ def _rows_held(held: FragmentEntities, has: np.ndarray, origin: np.ndarray) -> F
     return FragmentEntities(first, first, pieces, first, held.start, held.end)
 
 
-def _units(entities: FragmentEntities) -> np.ndarray:
-    """Each entity's units: its fragments' lengths added up (they are apart, §12)."""
-    total = group_bounds(entities.end - entities.start)
-    return total[entities.first + entities.pieces] - total[entities.first]
-
-
 def _fragment_amounts(
     folded: list, units_r: np.ndarray, type_names: Sequence[str], rank: np.ndarray, table: WeightTable, edges: tuple, at
 ) -> Any:
@@ -466,7 +460,7 @@ def _fragment_amounts(
     names = dict(zip(rank.tolist(), type_names))
     no_copies = int(count_r[i].max()) == int(count_p[j].max()) == 1
     if len(i) > LARGE_COMPONENT_EDGES and no_copies:
-        columns = [(c.start[c.first], c.end[c.first + c.pieces - 1], c.type_id) for c in (classes_r, classes_p)]
+        columns = [(*c.extent(), c.type_id) for c in (classes_r, classes_p)]
         chosen = large_value_mask((*columns[0], *columns[1]), names, i, j, table, (shared, same, units_r))
         if chosen is not None:
             return chosen
@@ -486,7 +480,6 @@ def _fragment_amounts(
 
 
 def _span(entities: FragmentEntities, index: int, names: dict) -> Span:
-    first, last = int(entities.first[index]), int(entities.first[index] + entities.pieces[index])
-    pieces = tuple(zip(entities.start[first:last].tolist(), entities.end[first:last].tolist()))
+    first, last = int(entities.first[index]), int(entities.first[index] + entities.pieces[index] - 1)
     name = names[int(entities.type_id[index])]
-    return Span(pieces[0][0], pieces[-1][1], name, pieces if len(pieces) > 1 else ())
+    return Span(int(entities.start[first]), int(entities.end[last]), name, entities.fragments(index))
