@@ -1,10 +1,12 @@
 """`--conlleval -d` patterns that begin with a run in a group (``(\\s+)x``), a group of one character under the
 quantifier (``(\\s)+x``, ``(a|b)+c``, which Python reads as a class) or a run of any byte (``.*x``): Python's `re`
 tried each byte of a run again (a line of 8,000 spaces: 0.2-0.7 s, four times that for twice as many), and now
-passes over a run once (`backtracking.leading_run`), with the fields the plain search gives, and Perl's."""
+passes over a run once (`backtracking.skip_guard`'s first rule), with the fields the plain search gives, and
+Perl's."""
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -12,9 +14,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_conlleval import assert_split_as_the_plain_search, split_unlike_perl
 
-from nerscore.files import perl_patterns
-from nerscore.files.backtracking import leading_run
+from nerscore.files import backtracking, perl_patterns
 from nerscore.files.perl_patterns import perl_pattern, splitter
+
+
+def leading_run(pattern: bytes) -> frozenset[int] | None:
+    """The bytes of the unbounded quantifier over one character that begins `pattern` (``\\s+x``, ``.*x``; in a
+    group, ``(\\s+)x``, or a group of one character under it, ``(\\s)+x``), exactly, as `backtracking` reads it;
+    None for any other pattern, or one with a backreference or (?i) there: the run `skip_guard`'s first rule
+    passes over."""
+    if backtracking._BACKREFERENCE.search(pattern):
+        return None
+    parsed = backtracking._parser().parse(pattern)
+    items = backtracking._flat(list(parsed), parsed.state.flags)
+    single = backtracking._single(*items[0]) if items and not items[0][2] & re.IGNORECASE else None
+    return single[0] if single is not None and single[2] == backtracking._parser().MAXREPEAT else None
+
 
 # Named shapes: (delimiter, the byte its run takes, a byte it does not, if any).
 RUNS_IN_GROUPS = {

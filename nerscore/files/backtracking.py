@@ -60,19 +60,6 @@ def _backtracking(pattern: bytes) -> str | None:
     return None
 
 
-def leading_run(pattern: bytes) -> frozenset[int] | None:
-    """The bytes of the unbounded quantifier over one character that begins `pattern` (``\\s+x``, ``\\s*\\|``,
-    ``.*x``; in a group, ``(\\s+)x``, or a group of one character under it, ``(\\s)+x``), exactly; None for any other
-    pattern, or one with a backreference or (?i) there. A try of such a pattern that fails at a run of those bytes
-    fails at every later position of the run too: the first rule of `skip_guard`, which passes over them."""
-    if _BACKREFERENCE.search(pattern):
-        return None
-    parsed = _parser().parse(pattern)
-    items = _flat(list(parsed), parsed.state.flags)
-    single = _single(*items[0]) if items and not items[0][2] & re.IGNORECASE else None
-    return single[0] if single is not None and single[2] == _parser().MAXREPEAT else None
-
-
 def _parser() -> Any:
     """Python's parser of regular expressions: re._parser from Python 3.11 on, sre_parse before."""
     try:
@@ -335,9 +322,10 @@ _CLASS_ITEMS = ("NEGATE", "LITERAL", "RANGE", "CATEGORY")
 def _rule_text(rule: _Rule) -> bytes:
     """A rule as zero-width regular-expression text."""
     behind, excluded = rule
-    text = b"(?<=" + b"".join(_class(members) for members in behind) + b")" if behind else b""
-    return text + (b"(?!" + _class(excluded) + b")" if excluded else b"")
+    text = b"(?<=" + b"".join(byte_class(members) for members in behind) + b")" if behind else b""
+    return text + (b"(?!" + byte_class(excluded) + b")" if excluded else b"")
 
 
-def _class(members: frozenset[int]) -> bytes:
-    return b"[" + b"".join(b"\\x%02x" % byte for byte in sorted(members)) + b"]"
+def byte_class(members: frozenset[int]) -> bytes:
+    """A regular expression of one byte of `members`, which no byte matches where there is none."""
+    return b"[" + b"".join(b"\\x%02x" % byte for byte in sorted(members)) + b"]" if members else b"(?!)"

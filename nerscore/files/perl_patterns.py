@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .backtracking import backtracking, first_and_run, skip_guard
+from .backtracking import backtracking, byte_class, first_and_run, skip_guard
 
 # Exit status of Perl's `die` (a pattern it cannot compile, and conlleval.pl's other stops).
 DIE_STATUS = 255
@@ -74,7 +74,7 @@ def _after_failure(translated: bytes, pattern: re.Pattern[bytes]) -> _Search | N
     `backtracking.first_and_run`), rather than at each byte of it as Python's `re` does (time a square of the
     run's length); None for any other pattern."""
     if (classes := first_and_run(translated)) is not None:
-        first, run = re.compile(_class_of(classes[0])), re.compile(_class_of(classes[1]) + b"*")
+        first, run = re.compile(byte_class(classes[0])), re.compile(byte_class(classes[1]) + b"*")
 
         def search(line: bytes, position: int) -> re.Match[bytes] | None:
             while (found := first.search(line, position)) is not None:
@@ -91,10 +91,6 @@ def _after_failure(translated: bytes, pattern: re.Pattern[bytes]) -> _Search | N
         return re.compile(b"(?!" + guard + b")(?:" + translated + b")").search
     except (re.error, RecursionError):  # (a guard Python's re cannot read: the plain search)
         return None
-
-
-def _class_of(members: frozenset[int]) -> bytes:
-    return b"[" + b"".join(b"\\x%02x" % byte for byte in sorted(members)) + b"]" if members else b"(?!)"
 
 
 # Exit status of a -d that Perl reads and this reading does not: the command line's bad-input status.
