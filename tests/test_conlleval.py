@@ -591,6 +591,11 @@ def perl_splits(cases: list[tuple[bytes, bytes]]) -> list[bytes]:
     return subprocess.run(["perl", "-e", PERL_SPLIT], input=given, capture_output=True, check=True).stdout.split(b"\n")
 
 
+def spread_lines(alphabet: bytes, count: int) -> list[bytes]:
+    """`count` lines of 0 to count - 1 bytes of `alphabet`, each spread over it by another step."""
+    return [bytes(alphabet[(index * 7 + size * 3) % len(alphabet)] for index in range(size)) for size in range(count)]
+
+
 def split_unlike_perl(delimiters: list[str], lines: list[bytes]) -> list[tuple[bytes, bytes, bytes]]:
     """The (delimiter, line, Perl's fields) where `splitter` splits a line of `lines` by a delimiter of
     `delimiters` otherwise than Perl does."""
@@ -692,7 +697,7 @@ def test_a_leading_run_splits_as_the_plain_search(delimiter: str, line: bytes) -
 
 @pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
 def test_a_leading_run_splits_as_perl_splits() -> None:
-    lines = [bytes(b" \t|x,a"[(index * 7 + size * 3) % 6] for index in range(size)) for size in range(40)]
+    lines = spread_lines(b" \t|x,a", 40)
     lines += [b"a  x", b"  ,  ,", b"x \t| a", b"   "]
     wrong = split_unlike_perl(LEADING_RUNS, lines)
     assert not wrong, wrong[:5]

@@ -12,7 +12,7 @@ import shutil
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_conlleval import assert_split_as_the_plain_search, split_unlike_perl
+from test_conlleval import assert_split_as_the_plain_search, split_unlike_perl, spread_lines
 
 from nerscore.files import backtracking, perl_patterns
 from nerscore.files.perl_patterns import perl_pattern, splitter
@@ -85,7 +85,7 @@ def test_a_run_in_a_group_splits_as_the_plain_search(delimiter: str, line: bytes
 
 @pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
 def test_a_run_in_a_group_splits_as_perl_splits() -> None:
-    lines = [bytes(b" xabc"[(index * 7 + size * 3) % 5] for index in range(size)) for size in range(30)]
+    lines = spread_lines(b" xabc", 30)
     lines += [b"a  x", b"aaac", b"  x  x", b"abab"]
     wrong = split_unlike_perl([delimiter for delimiter, _, _ in RUNS_IN_GROUPS.values()], lines)
     assert not wrong, wrong[:5]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_conlleval import assert_split_as_the_plain_search, split_unlike_perl
+from test_conlleval import assert_split_as_the_plain_search, split_unlike_perl, spread_lines
 
 from nerscore.files import perl_patterns
 from nerscore.files.backtracking import _parser, _Walk, first_and_run, skip_guard
@@ -133,7 +133,7 @@ def test_a_shape_splits_as_the_plain_search(delimiter: str, line: bytes) -> None
 @pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
 def test_a_shape_splits_as_perl_splits() -> None:
     alphabet = ALPHABET.replace(b"\n", b"\t")  # (the cases reach Perl a line each)
-    lines = [bytes(alphabet[(index * 7 + size * 3) % len(alphabet)] for index in range(size)) for size in range(40)]
+    lines = spread_lines(alphabet, 40)
     lines += [b"a  x", b"bbbx", b"abx", b"x  y", b" ,  x", b"aAax", b"axxb", b"a\tb", b"  \t x", b"b" * 50 + b"x"]
     wrong = split_unlike_perl(DELIMITERS, lines)
     assert not wrong, wrong[:5]
