@@ -81,6 +81,10 @@ def contested(draw):
 )
 # The occurrence inside a reference of another type, which lies on a second occurrence too (shared).
 @example(document=("aa a", [(0, 2, "Y"), (0, 1, "X"), (3, 4, "X")], [("X", "a"), ("Y", "a")], None))
+# Rule 1 above (a): X on the second "a" pairs (2, 3, X) exactly (I), a Y on the first (0, 3) (VI); X on the first
+# and a Y on the second pair as many, one of them with the same boundaries, and as many of one type: rule 1 alone
+# (identical boundaries and type) tells them apart.
+@example(document=("a a", [(2, 3, "X"), (0, 3, "X")], [("X", "a"), ("Y", "a"), ("Y", "a")], None))
 def test_the_joint_grounding_is_the_best_of_every_grounding_and_pairing(document) -> None:
     assert_as_the_oracle(*document)
 
