@@ -25,7 +25,7 @@ from ..errors import FLOOR, refuse_past_free_memory
 from ..pairing.assignment import max_weight_flow, union_find
 from ..pairing.rules import overlap_edges, rank_shares
 from ..span import Span
-from .staged_grounding import Count, TextAndType, ground_in_stages
+from .staged_grounding import Count, TextAndType, ground_in_stages, pair_weight
 
 # Components of this many texts and types or more are solved in stages (`staged_grounding`): §1b's rows are then
 # about (types x occurrences), each weight as many bits (issue 31, item 5); fewer go to the rows' one flow, faster
@@ -116,11 +116,8 @@ def _best_grounding(
             weights[row, column] = ungrounded_weight - share[start, end, entity_type]
             continue
         reference = references[column]
-        same_bounds = (start, end) == (reference.start, reference.end)
         same_type = entity_type == reference.entity_type
-        digits = (((same_bounds and same_type) * radix + same_bounds) * radix + 1) * radix + same_type
-        shared = min(end, reference.end) - max(start, reference.start)
-        weights[row, column] = (digits * extent_radix + shared) * scale
+        weights[row, column] = pair_weight((start, end), reference, same_type, radix, extent_radix) * scale
     columns = {column_of[key]: room_left for key, room_left in spare.items()}
     capacity = {column: columns.get(column, 1) for _, column in component}
     apart = _apart(component, weights, capacity, len(references))
@@ -185,12 +182,9 @@ def _foreign_singletons(
     weights = {(number[place], column_of[text_of[place]]): ungrounded_weight - share[place] for place in places}
     for row, column in component:
         if column < len(references):
-            start, end = rows[row][1]
-            reference = references[column]
-            same_bounds = (start, end) == (reference.start, reference.end)
-            shared = min(end, reference.end) - max(start, reference.start)
-            digits = (same_bounds * radix + 1) * radix  # §3's digits, as `_best_grounding`'s, of two types
-            weights[number[start, end], column] = (digits * extent_radix + shared) * scale
+            place = rows[row][1]
+            # (never of one type: no reference of the component has a predicted type)
+            weights[number[place], column] = pair_weight(place, references[column], False, radix, extent_radix) * scale
     row_capacity = {number[place]: len(types[text_of[place]]) for place in places}
     capacity = {column: 1 for column in involved}
     capacity.update({column_of[text]: sum(spare[text, kind] for kind in types[text]) for text in texts})

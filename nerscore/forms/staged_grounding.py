@@ -20,6 +20,16 @@ Count = Callable[[str, int], None]
 TextAndType = tuple[str, str]
 
 
+def pair_weight(place: tuple[int, int], reference: Span, same_type: bool, radix: int, extent_radix: int) -> int:
+    """The weight of a prediction grounded at `place` (start, end) paired with `reference`: the digits of §1b's
+    rule 1 (the same boundaries and type) and §3's (a) the same boundaries, (b) a pair, (c) the same type, each of
+    `radix`, then the characters they share (of `extent_radix`); every grounding flow's (`joint_grounding`)."""
+    start, end = place
+    same_bounds = place == (reference.start, reference.end)
+    digits = (((same_bounds and same_type) * radix + same_bounds) * radix + 1) * radix + same_type
+    return digits * extent_radix + min(end, reference.end) - max(start, reference.start)
+
+
 def ground_in_stages(
     component: list[tuple[int, int]],
     rows: list[tuple[TextAndType, tuple[int, int]]],
@@ -83,12 +93,9 @@ def ground_in_stages(
     potential = [0] * size
     for row, column in component:
         if column < len(references):
-            (_, entity_type), (start, end) = rows[row]
+            (_, entity_type), place = rows[row]
             reference = references[column]
-            same_bounds = (start, end) == (reference.start, reference.end)
-            same_type = entity_type == reference.entity_type
-            digits = (((same_bounds and same_type) * radix + same_bounds) * radix + 1) * radix + same_type
-            weight = digits * extent_radix + min(end, reference.end) - max(start, reference.start)
+            weight = pair_weight(place, reference, entity_type == reference.entity_type, radix, extent_radix)
             to = reference_node[column]
             arc(row_node[row], to, 1, -weight)
             potential[to] = min(potential[to], -weight)  # distances from the source: its graph is acyclic
